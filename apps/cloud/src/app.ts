@@ -1,0 +1,52 @@
+import express, { type Express } from 'express';
+import type { CloudConfig } from './config.js';
+import { createIdentity, type Identity } from './identity/index.js';
+import { createVolumeService, type VolumeService } from './volume/index.js';
+import { OpenStackError } from './platform/http/errors.js';
+import { sendFault } from './platform/http/faults.js';
+import { requestId } from './platform/http/request-id.js';
+import type { Logger } from './platform/logger.js';
+import type { Store } from './platform/db/store.js';
+import type { TaskRunner } from './platform/tasks.js';
+
+export interface CloudDeps {
+  config: CloudConfig;
+  store: Store;
+  logger: Logger;
+  tasks: TaskRunner;
+}
+
+export interface Cloud {
+  app: Express;
+  identity: Identity;
+  volume: VolumeService;
+}
+
+/** Builds the cloud's HTTP app. It never listens: main.ts and the tests do. */
+export function createApp(deps: CloudDeps): Cloud {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', 'loopback');
+  app.use(requestId(deps.logger));
+
+  const identity = createIdentity(deps);
+  const volume = createVolumeService({ ...deps, identity });
+
+  app.use('/identity', identity.router);
+  app.use('/volume', volume.router);
+
+  // Outside every service: webob's plain 404, as a real endpoint would answer.
+  app.use((req, res) => {
+    sendFault(
+      res,
+      'nova',
+      new OpenStackError(404, 'The resource could not be found.', {
+        rawBody: { message: 'The resource could not be found.<br /><br />\n\n\n', code: '404 Not Found', title: 'Not Found' },
+      }),
+    );
+    req.ctx.log.debug({ path: req.path }, 'no such path');
+  });
+
+  return { app, identity, volume };
+}

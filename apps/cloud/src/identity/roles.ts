@@ -1,0 +1,16 @@
+/**
+ * Keystone's default implied roles (bootstrap): admin implies member, member implies reader.
+ * Tokens list the expanded set, as the recorded cloud does (demo: reader, member).
+ */
+const IMPLIES: Record<string, string[]> = { admin: ['member'], member: ['reader'] };
+
+export function expandImpliedRoles(names: string[]): string[] {
+  const out = new Set<string>();
+  const visit = (name: string) => {
+    if (out.has(name)) return;
+    out.add(name);
+    for (const implied of IMPLIES[name] ?? []) visit(implied);
+  };
+  for (const n of names) visit(n);
+  return [...out];
+}

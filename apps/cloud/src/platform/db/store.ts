@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createClient } from '@libsql/client';
+import { Kysely, Migrator, PostgresDialect, type SelectQueryBuilder, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { LibsqlDialect } from './libsql-dialect.js';
+import { migrations } from './migrations/index.js';
+import type { Schema } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Tx = Transaction<Schema>;
+
+/**
+ * The cloud's database. Reads may use `db`; every state change goes through `transaction`,
+ * which on PostgreSQL retries serialization failures and deadlocks so callers never see them.
+ */
+export interface Store {
+  readonly db: Kysely<Schema>;
+  readonly engine: Engine;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** `SELECT ... FOR UPDATE` on PostgreSQL; SQLite transactions are already serial. */
+  forUpdate<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL only: work inside this schema (tests give each file its own). */
+  pgSchema?: string;
+}
+
+const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
+
+export async function openStore(url: string, log: Logger, options: StoreOptions = {}): Promise<Store> {
+  const engine: Engine = /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+  let db: Kysely<Schema>;
+  if (engine === 'postgres') {
+    if (options.pgSchema) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create schema if not exists "${options.pgSchema}"`);
+      await admin.end();
+    }
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path="${options.pgSchema}"` } : {}),
+    });
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const path = url.startsWith('file:') ? url.slice('file:'.length) : null;
+    if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const client = createClient({ url: url === ':memory:' ? ':memory:' : url });
+    await client.execute('pragma foreign_keys = on');
+    if (path && path !== ':memory:') {
+      await client.execute('pragma journal_mode = wal');
+      await client.execute('pragma synchronous = normal');
+      await client.execute('pragma busy_timeout = 5000');
+    }
+    db = new Kysely<Schema>({ dialect: new LibsqlDialect(client) });
+  }
+
+  await migrate(db, log);
+
+  return {
+    db,
+    engine,
+    async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction().execute(fn);
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          if (engine !== 'postgres' || !code || !RETRYABLE_PG_CODES.has(code) || attempt >= 8) throw err;
+          log.debug({ code, attempt }, 'retrying transaction');
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+        }
+      }
+    },
+    forUpdate(qb) {
+      return engine === 'postgres' ? qb.forUpdate() : qb;
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function migrate(db: Kysely<Schema>, log: Logger): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const r of results ?? []) {
+    if (r.status === 'Success') log.info({ migration: r.migrationName }, 'migration applied');
+    if (r.status === 'Error') log.error({ migration: r.migrationName }, 'migration failed');
+  }
+  if (error) throw error;
+}
+
+/** Drops a test schema made with `pgSchema`. */
+export async function dropPgSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`drop schema if exists "${schema}" cascade`);
+  await admin.end();
+}

@@ -1,0 +1,78 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from '../logger.js';
+import { OpenStackError } from './errors.js';
+
+/** Nova's `Fault._fault_names`; Cinder uses the same table. Other codes become computeFault. */
+const NOVA_FAULT_NAMES: Record<number, string> = {
+  400: 'badRequest',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'itemNotFound',
+  405: 'badMethod',
+  409: 'conflictingRequest',
+  413: 'overLimit',
+  415: 'badMediaType',
+  429: 'overLimit',
+  501: 'notImplemented',
+  503: 'serviceUnavailable',
+};
+
+const HTTP_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+};
+
+export type FaultStyle = 'nova' | 'keystone';
+
+export function faultBody(style: FaultStyle, status: number, message: string): unknown {
+  if (style === 'keystone') {
+    return { error: { code: status, message, title: HTTP_TITLES[status] ?? 'Error' } };
+  }
+  return { [NOVA_FAULT_NAMES[status] ?? 'computeFault']: { code: status, message } };
+}
+
+/** Turns anything thrown into an OpenStackError; unknown errors become a logged 500. */
+export function toOpenStackError(err: unknown, log: Logger): OpenStackError {
+  if (err instanceof OpenStackError) return err;
+  const e = err as { type?: string; status?: number; expose?: boolean } | undefined;
+  // body-parser's errors carry a type and a status.
+  if (e?.type === 'entity.too.large') return new OpenStackError(413, 'Request is too large.');
+  if (e?.type === 'entity.parse.failed') return new OpenStackError(400, 'Malformed request body');
+  if (e?.type && e.status && e.status >= 400 && e.status < 500) {
+    return new OpenStackError(e.status, 'Malformed request body');
+  }
+  log.error({ err }, 'unexpected error');
+  return new OpenStackError(500, 'Unexpected API Error.');
+}
+
+export function sendFault(res: Response, style: FaultStyle, err: OpenStackError): void {
+  if (res.headersSent) return;
+  if (err.options.noVersionHeaders) {
+    res.removeHeader('OpenStack-API-Version');
+    res.removeHeader('X-OpenStack-Nova-API-Version');
+    res.removeHeader('Vary');
+  }
+  for (const [k, v] of Object.entries(err.options.headers ?? {})) res.setHeader(k, v);
+  const body = err.options.rawBody ?? faultBody(style, err.status, err.message);
+  res.status(err.status).json(body);
+}
+
+/** The last middleware of a service's router. */
+export function faultHandler(style: FaultStyle, serviceMessage500?: string): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const log = req.ctx?.log;
+    let fault = toOpenStackError(err, log ?? silentLog);
+    if (fault.status === 500 && serviceMessage500) fault = new OpenStackError(500, serviceMessage500);
+    sendFault(res, style, fault);
+  };
+}
+
+const silentLog = { error: () => undefined } as unknown as Logger;

@@ -1,0 +1,36 @@
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+// Test environment contract (read by apps/cloud/test/helpers):
+// - project `cloud`    runs apps/cloud's tests with CLOUD_TEST_ENGINE=sqlite (always);
+// - project `cloud-pg` runs the same files with CLOUD_TEST_ENGINE=postgres and TEST_DATABASE_URL,
+//   only when TEST_DATABASE_URL is set (e.g. postgres://postgres@127.0.0.1:5432/test).
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
+const cloud = (name: string, env: Record<string, string>): TestProjectInlineConfiguration => ({
+  extends: './apps/cloud/vitest.config.ts',
+  root: './apps/cloud',
+  test: { name, env },
+});
+
+const projects: TestProjectInlineConfiguration[] = [
+  cloud('cloud', { CLOUD_TEST_ENGINE: 'sqlite' }),
+  ...(testDatabaseUrl
+    ? [cloud('cloud-pg', { CLOUD_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: testDatabaseUrl })]
+    : []),
+  {
+    root: './packages/shared',
+    test: {
+      name: 'shared',
+      environment: 'node',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    },
+  },
+];
+
+export default defineConfig({
+  test: {
+    projects,
+    passWithNoTests: true,
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+  },
+});
