@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { CloudConfig } from './config.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { createVolumeService, type VolumeService } from './volume/index.js';
+import { createComputeService, type ComputeService } from './compute/index.js';
 import { OpenStackError } from './platform/http/errors.js';
 import { sendFault } from './platform/http/faults.js';
 import { requestId } from './platform/http/request-id.js';
@@ -20,6 +21,7 @@ export interface Cloud {
   app: Express;
   identity: Identity;
   volume: VolumeService;
+  compute: ComputeService;
 }
 
 /** Builds the cloud's HTTP app. It never listens: main.ts and the tests do. */
@@ -34,7 +36,10 @@ export function createApp(deps: CloudDeps): Cloud {
   const volume = createVolumeService({ ...deps, identity });
 
   app.use('/identity', identity.router);
+  const compute = createComputeService({ ...deps, identity });
+
   app.use('/volume', volume.router);
+  app.use('/compute', compute.router);
 
   // Outside every service: webob's plain 404, as a real endpoint would answer.
   app.use((req, res) => {
@@ -48,5 +53,5 @@ export function createApp(deps: CloudDeps): Cloud {
     req.ctx.log.debug({ path: req.path }, 'no such path');
   });
 
-  return { app, identity, volume };
+  return { app, identity, volume, compute };
 }

@@ -1,5 +1,6 @@
 import { type Cloud, type CloudDeps, createApp } from './app.js';
 import type { CloudConfig } from './config.js';
+import { seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
 import type { Logger } from './platform/logger.js';
@@ -21,6 +22,7 @@ export async function bootCloud(config: CloudConfig, logger: Logger, storeOption
   const deps: CloudDeps = { config, store, logger, tasks };
   await seedIdentity(store, config, logger);
   await seedVolume(deps);
+  await seedCompute(deps);
   await reconcileVolumes(deps);
   const cloud = createApp(deps);
   return {

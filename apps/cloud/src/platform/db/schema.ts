@@ -121,7 +121,7 @@ export interface VolumeAttachmentsTable {
   updated_at: string | null;
 }
 
-export interface Schema {
+export interface Schema extends ComputeSchema {
   domains: DomainsTable;
   projects: ProjectsTable;
   users: UsersTable;
@@ -132,4 +132,144 @@ export interface Schema {
   volume_type_extra_specs: VolumeTypeExtraSpecsTable;
   volumes: VolumesTable;
   volume_attachments: VolumeAttachmentsTable;
+}
+
+export interface ComputeServicesTable {
+  /** Integer ids are what os-services shows below 2.53. */
+  id: number;
+  uuid: string;
+  binary: string;
+  host: string;
+  zone: string;
+  status: string;
+  disabled_reason: string | null;
+  forced_down: Bool;
+  /** Nova's service version; hosts below ATTACH_MODE_MIN_SERVICE_VERSION cannot do attach modes. */
+  version: number;
+  updated_at: string;
+}
+
+export interface ComputeNodesTable {
+  id: number;
+  uuid: string;
+  service_id: number;
+  host: string;
+  hypervisor_hostname: string;
+  hypervisor_type: string;
+  hypervisor_version: number;
+  host_ip: string;
+  vcpus: number;
+  memory_mb: number;
+  local_gb: number;
+  /** The virt driver's supports_multiattach capability (trait COMPUTE_VOLUME_MULTI_ATTACH). */
+  supports_multiattach: Bool;
+}
+
+export interface FlavorsTable {
+  id: string;
+  internal_id: number;
+  name: string;
+  vcpus: number;
+  ram: number;
+  disk: number;
+  ephemeral: number;
+  swap: number;
+  rxtx_factor: number;
+  is_public: Bool;
+  disabled: Bool;
+  description: string | null;
+  /** JSON object */
+  extra_specs: string;
+  created_at: string;
+}
+
+export interface ImagesTable {
+  id: string;
+  name: string;
+  status: string;
+  visibility: string;
+  owner: string | null;
+  size: number;
+  disk_format: string;
+  container_format: string;
+  min_disk: number;
+  min_ram: number;
+  checksum: string | null;
+  /** JSON object of extra image properties */
+  properties: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServersTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  name: string;
+  hostname: string;
+  description: string | null;
+  /** Nova's vm_state (active, building, stopped, shelved_offloaded, resized, error, deleted ...) */
+  vm_state: string;
+  task_state: string | null;
+  power_state: number;
+  host: string | null;
+  node: string | null;
+  availability_zone: string | null;
+  requested_availability_zone: string | null;
+  flavor_id: string;
+  /** JSON snapshot of the flavor at boot (the embedded flavor of 2.47+). */
+  flavor: string;
+  old_flavor: string | null;
+  image_id: string | null;
+  reservation_id: string;
+  launch_index: number;
+  key_name: string | null;
+  metadata: string;
+  tags: string;
+  security_groups: string;
+  config_drive: string;
+  locked: Bool;
+  locked_reason: string | null;
+  /** JSON {code, message, details, created} when the server is in ERROR. */
+  fault: string | null;
+  created_at: string;
+  updated_at: string;
+  launched_at: string | null;
+  terminated_at: string | null;
+  deleted: Bool;
+}
+
+export interface BlockDeviceMappingsTable {
+  /** Nova's bdm_uuid, shown from 2.89. */
+  uuid: string;
+  server_id: string;
+  source_type: string;
+  destination_type: string;
+  volume_id: string | null;
+  image_id: string | null;
+  /** The Cinder attachment this mapping holds. */
+  attachment_id: string | null;
+  boot_index: number | null;
+  device_name: string | null;
+  device_type: string | null;
+  disk_bus: string | null;
+  guest_format: string | null;
+  volume_size: number | null;
+  volume_type: string | null;
+  delete_on_termination: Bool;
+  tag: string | null;
+  /** 'ro' | 'rw' for volume mappings (2.105), null for local ones. */
+  attach_mode: string | null;
+  connection_info: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface ComputeSchema {
+  compute_services: ComputeServicesTable;
+  compute_nodes: ComputeNodesTable;
+  flavors: FlavorsTable;
+  images: ImagesTable;
+  servers: ServersTable;
+  block_device_mappings: BlockDeviceMappingsTable;
 }

@@ -87,7 +87,12 @@ export async function openStore(url: string, log: Logger, options: StoreOptions 
 }
 
 async function migrate(db: Kysely<Schema>, log: Logger): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Unordered: a migration added by a later commit may sort before one already applied.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {
     if (r.status === 'Success') log.info({ migration: r.migrationName }, 'migration applied');

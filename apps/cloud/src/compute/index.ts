@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import type { CloudDeps } from '../app.js';
+import type { Identity } from '../identity/index.js';
+import { jsonBody } from '../platform/http/body.js';
+import { OpenStackError, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
+import { faultHandler } from '../platform/http/faults.js';
+import { Microversion, negotiateMicroversion } from '../platform/http/microversion.js';
+import { computeApiRoutes } from './routes/index.js';
+import { computeVersionRoutes } from './routes/versions.routes.js';
+
+export { seedCompute } from './seed.js';
+
+export const COMPUTE_MIN = Microversion.of('2.1');
+/** Real Nova stops at 2.104; 2.105 is the multiattach enhancements spec (seeds/002). */
+export const COMPUTE_MAX = Microversion.of('2.105');
+export const ENHANCEMENTS_VERSION = '2.105';
+
+export interface ComputeService {
+  router: Router;
+}
+
+/** webob's 404 for a path or method Nova does not route (captures 151, 152): not Nova's fault format. */
+export const webobNotFound = () =>
+  new OpenStackError(404, WEBOB_NOT_FOUND, {
+    rawBody: { message: 'The resource could not be found.<br /><br />\n\n\n', code: '404 Not Found', title: 'Not Found' },
+    noVersionHeaders: true,
+  });
+
+export function createComputeService(deps: CloudDeps & { identity: Identity }): ComputeService {
+  const router = Router();
+  router.use(computeVersionRoutes());
+
+  const v21 = Router();
+  v21.use(deps.identity.requireToken);
+  v21.use(
+    negotiateMicroversion({
+      service: 'compute',
+      min: COMPUTE_MIN,
+      max: COMPUTE_MAX,
+      legacyHeader: 'X-OpenStack-Nova-API-Version',
+    }),
+  );
+  v21.use(
+    jsonBody({
+      limitBytes: deps.config.maxBodyBytes,
+      // Nova reads text/plain as JSON (capture 149) and refuses XML with 415 (capture 150).
+      jsonTypes: ['application/json', 'text/plain', 'application/vnd.openstack.compute+json'],
+      malformedMessage: 'Malformed request body',
+      unsupportedTypeStatus: 415,
+    }),
+  );
+  v21.use(computeApiRoutes(deps));
+  v21.use(() => {
+    throw webobNotFound();
+  });
+  router.use('/v2.1', v21);
+  router.use(() => {
+    throw webobNotFound();
+  });
+  router.use(faultHandler('nova'));
+  return { router };
+}
