@@ -16,7 +16,7 @@ const playwrightJson = join(resultsDir, 'playwright.json');
 /** Runs a locally installed CLI with inherited stdio; returns its exit code (1 when it could not run). */
 function run(bin, args, env = {}) {
   const local = join(root, 'node_modules', '.bin', bin);
-  const [cmd, argv] = existsSync(local) ? [local, args] : ['npx', ['--no', bin, ...args]];
+  const [cmd, argv] = existsSync(local) ? [local, args] : ['npx', ['--no', '--', bin, ...args]];
   process.stdout.write(`\n=== ${[bin, ...args].join(' ')}\n`);
   const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   if (r.error) {

@@ -47,7 +47,11 @@ export function createApp(deps: CloudDeps): Cloud {
       res,
       'nova',
       new OpenStackError(404, 'The resource could not be found.', {
-        rawBody: { message: 'The resource could not be found.<br /><br />\n\n\n', code: '404 Not Found', title: 'Not Found' },
+        rawBody: {
+          message: 'The resource could not be found.<br /><br />\n\n\n',
+          code: '404 Not Found',
+          title: 'Not Found',
+        },
       }),
     );
     req.ctx.log.debug({ path: req.path }, 'no such path');

@@ -16,7 +16,11 @@ export interface BootedCloud extends Cloud {
  * Opens the store (migrating it), seeds what is missing, finishes work a previous process
  * left half-done, and builds the app. Shared by main.ts and the tests.
  */
-export async function bootCloud(config: CloudConfig, logger: Logger, storeOptions: StoreOptions = {}): Promise<BootedCloud> {
+export async function bootCloud(
+  config: CloudConfig,
+  logger: Logger,
+  storeOptions: StoreOptions = {},
+): Promise<BootedCloud> {
   const store = await openStore(config.databaseUrl, logger, storeOptions);
   const tasks = new TaskRunner(config.backendDelayMs, logger);
   const deps: CloudDeps = { config, store, logger, tasks };

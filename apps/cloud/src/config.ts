@@ -1,3 +1,5 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 // Every setting the bundled cloud reads, with the defaults DESIGN.md documents.
@@ -33,7 +35,9 @@ export interface CloudConfig {
   seedDemoData: boolean;
 }
 
-export const DEFAULT_DATABASE_URL = 'file:data/cloud.db';
+/** `data/cloud.db` at the repository root, wherever the process was started from. */
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const DEFAULT_DATABASE_URL = `file:${resolve(repoRoot, 'data/cloud.db')}`;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CloudConfig {
   const parsed = envSchema.safeParse(env);

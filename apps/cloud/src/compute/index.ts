@@ -22,7 +22,11 @@ export interface ComputeService {
 /** webob's 404 for a path or method Nova does not route (captures 151, 152): not Nova's fault format. */
 export const webobNotFound = () =>
   new OpenStackError(404, WEBOB_NOT_FOUND, {
-    rawBody: { message: 'The resource could not be found.<br /><br />\n\n\n', code: '404 Not Found', title: 'Not Found' },
+    rawBody: {
+      message: 'The resource could not be found.<br /><br />\n\n\n',
+      code: '404 Not Found',
+      title: 'Not Found',
+    },
     noVersionHeaders: true,
   });
 

@@ -64,7 +64,12 @@ export interface RequestOptions {
   version?: string;
 }
 
-export async function http(tc: TestCloud, method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult> {
+export async function http(
+  tc: TestCloud,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   if (opts.token) headers['X-Auth-Token'] = opts.token;
   if (opts.version) {
@@ -79,7 +84,7 @@ export async function http(tc: TestCloud, method: string, path: string, opts: Re
   }
   const res = await fetch(tc.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -110,7 +115,11 @@ export async function login(
         identity: {
           methods: ['password'],
           password: {
-            user: { name: user, domain: { name: 'Default' }, password: opts.password ?? DEFAULT_PASSWORDS[user] ?? user },
+            user: {
+              name: user,
+              domain: { name: 'Default' },
+              password: opts.password ?? DEFAULT_PASSWORDS[user] ?? user,
+            },
           },
         },
         scope: { project: { name: opts.project ?? user, domain: { name: 'Default' } } },

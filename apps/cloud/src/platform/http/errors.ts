@@ -28,8 +28,7 @@ export const notFound = (message: string) => new OpenStackError(404, message);
 export const conflict = (message: string) => new OpenStackError(409, message);
 
 /** oslo.policy's wording, used by Nova and Cinder for a denied rule. */
-export const policyForbidden = (rule: string) =>
-  forbidden(`Policy doesn't allow ${rule} to be performed.`);
+export const policyForbidden = (rule: string) => forbidden(`Policy doesn't allow ${rule} to be performed.`);
 
 /** webob's generic texts, which real services return for routing and header problems. */
 export const WEBOB_NOT_FOUND = 'The resource could not be found.';

@@ -48,7 +48,10 @@ export interface MicroversionPolicy {
 /** The last `<service> X.Y` entry of an OpenStack-API-Version header, or null when there is none. */
 function entryFor(header: string | undefined, service: string): string | null {
   if (!header) return null;
-  const entries = header.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = header
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (let i = entries.length - 1; i >= 0; i--) {
     const [name, ...rest] = entries[i]!.split(/\s+/);
     if (name?.toLowerCase() === service) return rest.join(' ');
@@ -61,13 +64,20 @@ function entryFor(header: string | undefined, service: string): string | null {
  * faults included, as Nova (`Resource.__call__`) and Cinder (`set_api_version_request`) do.
  */
 export function negotiateMicroversion(policy: MicroversionPolicy): RequestHandler {
-  const vary = policy.legacyHeader ? `OpenStack-API-Version, ${policy.legacyHeader}` : 'OpenStack-API-Version';
+  const vary = policy.legacyHeader
+    ? `OpenStack-API-Version, ${policy.legacyHeader}`
+    : 'OpenStack-API-Version';
   return (req, res, next) => {
     const header = req.get('OpenStack-API-Version');
     let requested = entryFor(header, policy.service);
     if (requested === null && policy.legacyHeader) {
       const legacy = req.get(policy.legacyHeader);
-      if (legacy) requested = legacy.split(',').map((s) => s.trim()).at(-1) ?? null;
+      if (legacy)
+        requested =
+          legacy
+            .split(',')
+            .map((s) => s.trim())
+            .at(-1) ?? null;
     }
     if (requested === null && header && policy.service === 'volume') {
       // Cinder: a header with no volume entry fails before dispatch with webob's text.
@@ -81,7 +91,9 @@ export function negotiateMicroversion(policy: MicroversionPolicy): RequestHandle
     } else {
       const parsed = Microversion.parse(requested);
       if (!parsed) {
-        throw badRequest(`API Version String ${requested} is of invalid format. Must be of format MajorNum.MinorNum.`);
+        throw badRequest(
+          `API Version String ${requested} is of invalid format. Must be of format MajorNum.MinorNum.`,
+        );
       }
       version = parsed;
     }

@@ -41,7 +41,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text')
     .addColumn('launched_at', 'text')
     .execute();
-  await db.schema.createIndex('volumes_project').on('volumes').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('volumes_project')
+    .on('volumes')
+    .columns(['project_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('volume_attachments')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -58,7 +62,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text')
     .execute();
-  await db.schema.createIndex('volume_attachments_volume').on('volume_attachments').column('volume_id').execute();
+  await db.schema
+    .createIndex('volume_attachments_volume')
+    .on('volume_attachments')
+    .column('volume_id')
+    .execute();
   await db.schema
     .createIndex('volume_attachments_instance')
     .on('volume_attachments')

@@ -99,7 +99,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('terminated_at', 'text')
     .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('servers_project').on('servers').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('servers_project')
+    .on('servers')
+    .columns(['project_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('servers_host').on('servers').column('host').execute();
   await db.schema.createIndex('servers_reservation').on('servers').column('reservation_id').execute();
   await db.schema

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/**
+ * Every error the BFF returns to the web app. `code` is a stable snake_case string the UI
+ * can branch on; `message` is for people (an OpenStack fault keeps the cloud's wording).
+ */
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.string().min(1),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,0 +1,1 @@
+export { type ApiError, apiErrorSchema } from './errors.js';
