@@ -50,7 +50,9 @@ export async function openStore(url: string, log: Logger, options: StoreOptions 
   } else {
     const path = url.startsWith('file:') ? url.slice('file:'.length) : null;
     if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const client = createClient({ url: url === ':memory:' ? ':memory:' : url });
+    // One connection: the per-connection pragmas below then hold for every query, and the
+    // dialect serialises transactions anyway (SQLite has one writer).
+    const client = createClient({ url: url === ':memory:' ? ':memory:' : url, concurrency: 1 });
     await client.execute('pragma foreign_keys = on');
     if (path && path !== ':memory:') {
       await client.execute('pragma journal_mode = wal');
@@ -60,7 +62,7 @@ export async function openStore(url: string, log: Logger, options: StoreOptions 
     db = new Kysely<Schema>({ dialect: new LibsqlDialect(client) });
   }
 
-  await migrate(db, log);
+  await migrate(db, log, engine === 'postgres' ? options.pgSchema : undefined);
 
   return {
     db,
@@ -86,12 +88,14 @@ export async function openStore(url: string, log: Logger, options: StoreOptions 
   };
 }
 
-async function migrate(db: Kysely<Schema>, log: Logger): Promise<void> {
+async function migrate(db: Kysely<Schema>, log: Logger, pgSchema?: string): Promise<void> {
   // Unordered: a migration added by a later commit may sort before one already applied.
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     allowUnorderedMigrations: true,
+    // Kysely looks for its tables across schemas unless told which one is ours.
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {

@@ -1,0 +1,102 @@
+import { type Request, type Response, Router } from 'express';
+import type { CloudDeps } from '../../app.js';
+import { baseUrl } from '../../platform/http/base-url.js';
+import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
+import { versionOf } from '../../platform/http/microversion.js';
+import { assertAdmin, canReadFlavorExtraSpecs, isAdmin, RULES } from '../policy.js';
+import {
+  createFlavor,
+  deleteFlavor,
+  extraSpecsOf,
+  getFlavor,
+  listFlavors,
+  parseFlavorCreate,
+  parseFlavorUpdate,
+  updateFlavorDescription,
+} from '../service/flavors.service.js';
+import type { FlavorRow } from '../store/flavors.store.js';
+import { collectionLinks, flavorBriefView, flavorView, novaJson } from '../views/flavor.view.js';
+
+const computeBase = (req: Request) => `${baseUrl(req)}/compute`;
+
+const sendJson = (res: Response, status: number, body: unknown) => {
+  res.status(status).type('application/json').send(novaJson(body));
+};
+
+/** Flavors and flavor-manage (`/flavors`, captures 95-102, 179, 180). */
+export function flavorRoutes(deps: CloudDeps): Router {
+  const router = Router();
+  const db = () => deps.store.db;
+
+  const showOptions = (req: Request, f: FlavorRow) => {
+    const version = versionOf(req.ctx);
+    const specs = version.atLeast('2.61') && canReadFlavorExtraSpecs(req.ctx) ? extraSpecsOf(f) : null;
+    return { version, extraSpecs: specs };
+  };
+
+  router.get('/flavors', async (req, res) => {
+    const version = versionOf(req.ctx);
+    const page = await listFlavors(db(), { isAdmin: isAdmin(req.ctx) }, req.query, version.atLeast('2.75'));
+    const base = computeBase(req);
+    const links = collectionLinks(
+      base,
+      'flavors',
+      req.query,
+      page.requestedLimit,
+      page.flavors.length,
+      page.flavors.at(-1)?.id,
+    );
+    sendJson(res, 200, {
+      flavors: page.flavors.map((f) => flavorBriefView(base, f, version)),
+      ...(links.length ? { flavors_links: links } : {}),
+    });
+  });
+
+  router.get('/flavors/detail', async (req, res) => {
+    const version = versionOf(req.ctx);
+    const page = await listFlavors(db(), { isAdmin: isAdmin(req.ctx) }, req.query, version.atLeast('2.75'));
+    const base = computeBase(req);
+    const links = collectionLinks(
+      base,
+      'flavors/detail',
+      req.query,
+      page.requestedLimit,
+      page.flavors.length,
+      page.flavors.at(-1)?.id,
+    );
+    sendJson(res, 200, {
+      flavors: page.flavors.map((f) => flavorView(base, f, showOptions(req, f))),
+      ...(links.length ? { flavors_links: links } : {}),
+    });
+  });
+
+  router.get('/flavors/:id', async (req, res) => {
+    const f = await getFlavor(db(), req.params.id, { isAdmin: isAdmin(req.ctx) });
+    sendJson(res, 200, { flavor: flavorView(computeBase(req), f, showOptions(req, f)) });
+  });
+
+  // Nova validates the body before it checks policy: a member's bad body is a 400, not a 403.
+  router.post('/flavors', async (req, res) => {
+    const version = versionOf(req.ctx);
+    const nf = parseFlavorCreate(req.ctx.body, version.atLeast('2.55'));
+    assertAdmin(req.ctx, RULES.flavorCreate);
+    const f = await createFlavor(deps.store, nf);
+    sendJson(res, 200, { flavor: flavorView(computeBase(req), f, showOptions(req, f)) });
+  });
+
+  router.put('/flavors/:id', async (req, res) => {
+    if (versionOf(req.ctx).below('2.55')) throw notFound(WEBOB_NOT_FOUND);
+    const description = parseFlavorUpdate(req.ctx.body);
+    assertAdmin(req.ctx, RULES.flavorUpdate);
+    const f = await updateFlavorDescription(deps.store, req.params.id, description);
+    sendJson(res, 200, { flavor: flavorView(computeBase(req), f, showOptions(req, f)) });
+  });
+
+  router.delete('/flavors/:id', async (req, res) => {
+    assertAdmin(req.ctx, RULES.flavorDelete);
+    await deleteFlavor(deps.store, req.params.id);
+    res.status(202).end();
+  });
+
+  return router;
+}

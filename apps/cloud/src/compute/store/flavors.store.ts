@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+
+type Db = Kysely<Schema>;
+export type FlavorRow = Schema['flavors'];
+
+export interface FlavorFilters {
+  /** true: public only; false: private only; null: both. */
+  isPublic: boolean | null;
+  /** Members never see disabled flavors in lists. */
+  hideDisabled: boolean;
+  minRam?: number;
+  minDisk?: number;
+}
+
+/** SQL for the flavors table. Pass the transaction when inside one. */
+export const flavorsStore = {
+  list(db: Db, f: FlavorFilters): Promise<FlavorRow[]> {
+    let q = db.selectFrom('flavors').selectAll();
+    if (f.isPublic !== null) q = q.where('is_public', '=', f.isPublic ? 1 : 0);
+    if (f.hideDisabled) q = q.where('disabled', '=', 0);
+    if (f.minRam !== undefined) q = q.where('ram', '>=', f.minRam);
+    if (f.minDisk !== undefined) q = q.where('disk', '>=', f.minDisk);
+    return q.orderBy('id').orderBy('internal_id').execute();
+  },
+
+  byId: (db: Db, id: string) => db.selectFrom('flavors').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  byName: (db: Db, name: string) =>
+    db.selectFrom('flavors').select('id').where('name', '=', name).executeTakeFirst(),
+
+  async nextInternalId(db: Db): Promise<number> {
+    const row = await db
+      .selectFrom('flavors')
+      .select((eb) => eb.fn.max('internal_id').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0) + 1;
+  },
+
+  insert: (db: Db, row: FlavorRow) => db.insertInto('flavors').values(row).execute(),
+
+  async updateDescription(db: Db, id: string, description: string | null): Promise<void> {
+    await db.updateTable('flavors').set({ description }).where('id', '=', id).execute();
+  },
+
+  async delete(db: Db, id: string): Promise<number> {
+    const r = await db.deleteFrom('flavors').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+};
