@@ -1,10 +1,15 @@
 import { Router } from 'express';
 import type { CloudDeps } from '../app.js';
-import { jsonBody } from '../platform/http/body.js';
-import { notFound } from '../platform/http/errors.js';
-import { faultHandler } from '../platform/http/faults.js';
-import { requireToken } from './auth-middleware.js';
+import { OpenStackError } from '../platform/http/errors.js';
+import { keystoneAuth, requireToken } from './auth-middleware.js';
+import { keystoneFaultHandler, keystoneHeaders, keystoneJsonBody, NOT_FOUND_MESSAGE } from './http.js';
 import { authRoutes } from './routes/auth.routes.js';
+import { domainRoutes } from './routes/domains.routes.js';
+import { grantRoutes } from './routes/grants.routes.js';
+import { projectRoutes } from './routes/projects.routes.js';
+import { roleRoutes } from './routes/roles.routes.js';
+import { userRoutes } from './routes/users.routes.js';
+import { versionRoutes } from './routes/versions.routes.js';
 import { createTokenService, type TokenService } from './service/tokens.service.js';
 
 export { seedIdentity } from './seed.js';
@@ -17,28 +22,23 @@ export interface Identity {
   requireToken: ReturnType<typeof requireToken>;
 }
 
-const KEYSTONE_MALFORMED =
-  'Expecting to find valid JSON in request body. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.';
-
+/** Keystone v3 under /identity. */
 export function createIdentity(deps: CloudDeps): Identity {
   const tokens = createTokenService(deps.store, deps.config.tokenTtlSeconds);
+  const authed = keystoneAuth(tokens);
   const router = Router();
-  router.use((_req, res, next) => {
-    res.setHeader('Vary', 'X-Auth-Token');
-    next();
-  });
-  router.use(
-    jsonBody({
-      limitBytes: deps.config.maxBodyBytes,
-      jsonTypes: ['application/json'],
-      malformedMessage: KEYSTONE_MALFORMED,
-      unsupportedTypeStatus: 400,
-    }),
-  );
+  router.use(keystoneHeaders);
+  router.use(keystoneJsonBody(deps.config.maxBodyBytes));
+  router.use(versionRoutes());
   router.use(authRoutes(deps.store, tokens));
+  router.use(projectRoutes(deps.store, authed));
+  router.use(userRoutes(deps.store, authed));
+  router.use(roleRoutes(deps.store, authed));
+  router.use(grantRoutes(deps.store, authed));
+  router.use(domainRoutes(deps.store, authed));
   router.use(() => {
-    throw notFound('The resource could not be found.');
+    throw new OpenStackError(404, NOT_FOUND_MESSAGE);
   });
-  router.use(faultHandler('keystone'));
+  router.use(keystoneFaultHandler);
   return { router, tokens, requireToken: requireToken(tokens) };
 }

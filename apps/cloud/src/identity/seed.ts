@@ -35,7 +35,15 @@ export async function seedIdentity(store: Store, config: CloudConfig, log: Logge
   for (const p of projects) {
     await db
       .insertInto('projects')
-      .values({ id: newHexId(), name: p.name, domain_id: 'default', description: p.description, enabled: 1, parent_id: null, created_at: now })
+      .values({
+        id: newHexId(),
+        name: p.name,
+        domain_id: 'default',
+        description: p.description,
+        enabled: 1,
+        parent_id: null,
+        created_at: now,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
@@ -69,12 +77,18 @@ export async function seedIdentity(store: Store, config: CloudConfig, log: Logge
         .execute();
     } else if (!(await verifyPassword(u.password, existing.password_hash))) {
       // The environment is the source of truth for the seeded accounts' passwords.
-      await db.updateTable('users').set({ password_hash: await hashPassword(u.password) }).where('id', '=', existing.id).execute();
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(u.password) })
+        .where('id', '=', existing.id)
+        .execute();
       log.info({ user: u.name }, 'seeded user password updated from the environment');
     }
     const ids = await db
       .selectFrom('users')
-      .innerJoin('projects', (j) => j.on('projects.name', '=', u.project).on('projects.domain_id', '=', 'default'))
+      .innerJoin('projects', (j) =>
+        j.on('projects.name', '=', u.project).on('projects.domain_id', '=', 'default'),
+      )
       .innerJoin('roles', (j) => j.on('roles.name', '=', u.role))
       .select(['users.id as userId', 'projects.id as projectId', 'roles.id as roleId'])
       .where('users.name', '=', u.name)

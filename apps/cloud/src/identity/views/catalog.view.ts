@@ -4,7 +4,8 @@ const REGION = 'RegionOne';
 const INTERFACES = ['public', 'internal', 'admin'] as const;
 
 /** Stable ids, so a catalog looks the same on every call and in every process. */
-const stableId = (...parts: string[]) => createHash('sha256').update(parts.join('/')).digest('hex').slice(0, 32);
+const stableId = (...parts: string[]) =>
+  createHash('sha256').update(parts.join('/')).digest('hex').slice(0, 32);
 
 interface ServiceEntry {
   type: string;

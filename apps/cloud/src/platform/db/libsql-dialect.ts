@@ -1,6 +1,6 @@
-import type { Client, InValue } from '@libsql/client';
+import type { Client, InValue, Transaction } from '@libsql/client';
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -17,10 +17,13 @@ import {
  * what makes every state change atomic and serial within one process.
  */
 class LibsqlConnection implements DatabaseConnection {
+  /** The client's own transaction while one is open: the client rolls back a BEGIN sent through execute(). */
+  tx: Transaction | null = null;
+
   constructor(private readonly client: Client) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.execute({
+    const result = await (this.tx ?? this.client).execute({
       sql: query.sql,
       args: query.parameters as InValue[],
     });
@@ -67,15 +70,22 @@ class LibsqlDriver implements Driver {
   }
 
   async beginTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('begin immediate'));
+    // 'write' is BEGIN IMMEDIATE.
+    (c as LibsqlConnection).tx = await this.client.transaction('write');
   }
 
   async commitTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('commit'));
+    const conn = c as LibsqlConnection;
+    const tx = conn.tx;
+    conn.tx = null;
+    await tx?.commit();
   }
 
   async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('rollback'));
+    const conn = c as LibsqlConnection;
+    const tx = conn.tx;
+    conn.tx = null;
+    await tx?.rollback();
   }
 
   async destroy(): Promise<void> {
