@@ -8,18 +8,34 @@ import { faultHandler } from '../platform/http/faults.js';
 import { Microversion, negotiateMicroversion } from '../platform/http/microversion.js';
 import { versionRoutes } from './routes/versions.routes.js';
 import { volumeApiRoutes } from './routes/index.js';
+import { createBackend } from './service/backend.js';
+import { createPoolsService, type PoolsService } from './service/pools.service.js';
+import { createTypesService, type TypesService } from './service/types.service.js';
+import { createVolumesService, type VolumesService } from './service/volumes.service.js';
 
 export { seedVolume } from './seed.js';
 export { reconcileVolumes } from './reconcile.js';
+export type { Caller } from './service/caller.js';
 
 export const VOLUME_MIN = Microversion.of('3.0');
 export const VOLUME_MAX = Microversion.of('3.71');
 
-export interface VolumeService {
+/** The volume service's rules, for its routes and for the other services (Nova's side of attach). */
+export interface VolumeServices {
+  volumes: VolumesService;
+  types: TypesService;
+  pools: PoolsService;
+}
+
+export interface VolumeService extends VolumeServices {
   router: Router;
 }
 
 export function createVolumeService(deps: CloudDeps & { identity: Identity }): VolumeService {
+  const backend = createBackend(deps);
+  const types = createTypesService(deps.store);
+  const volumes = createVolumesService({ store: deps.store, backend, types, logger: deps.logger });
+  const services: VolumeServices = { volumes, types, pools: createPoolsService(deps.store, types) };
   const router = Router();
   router.use(versionRoutes(deps.identity.requireToken));
 
@@ -43,7 +59,7 @@ export function createVolumeService(deps: CloudDeps & { identity: Identity }): V
     if (projectId !== authOf(req.ctx).projectId) throw badRequest('Malformed request url');
     next();
   });
-  project.use(volumeApiRoutes(deps));
+  project.use(volumeApiRoutes(deps, services));
 
   v3.use('/:projectId', project);
   v3.use(() => {
@@ -54,5 +70,5 @@ export function createVolumeService(deps: CloudDeps & { identity: Identity }): V
     throw notFound(WEBOB_NOT_FOUND);
   });
   router.use(faultHandler('nova'));
-  return { router };
+  return { router, ...services };
 }

@@ -1,7 +1,47 @@
 import type { CloudDeps } from '../app.js';
+import { BACKEND, backendSteps, poolCapabilities, poolSatisfies } from './service/backend.js';
+import { typesStore } from './store/types.store.js';
+import { volumesStore } from './store/volumes.store.js';
 
 /**
- * On start, finishes what a previous process left half-done in the volume backend.
- * (Filled in with the volume lifecycle: volumes stuck in `creating`, `deleting`, ...)
+ * On start, finishes what a previous process left half-done in the emulated volume backend:
+ * `creating` volumes are scheduled (available, or error when no pool fits their type),
+ * `deleting` ones removed (error_deleting if attachments remain), and an interrupted
+ * `extending` / `retyping` is rolled back to the status the attachments give (the backend had
+ * not applied it). Every change is logged.
  */
-export async function reconcileVolumes(_deps: CloudDeps): Promise<void> {}
+export async function reconcileVolumes(deps: CloudDeps): Promise<void> {
+  const { store, logger } = deps;
+  const stuck = await volumesStore.byStatus(store.db, ['creating', 'deleting', 'extending', 'retyping']);
+  if (stuck.length === 0) return;
+  const types = new Map((await typesStore.all(store.db)).map((t) => [t.id, t]));
+  for (const v of stuck) {
+    const log = logger.child({ volumeId: v.id, status: v.status });
+    if (v.status === 'creating') {
+      const usage = await volumesStore.usageOnHost(store.db, BACKEND.host);
+      const fits = poolSatisfies(types.get(v.volume_type_id)?.extraSpecs ?? {}, poolCapabilities(usage));
+      if (await backendSteps.finishCreate(store, v.id, fits)) {
+        log.info({ to: fits ? 'available' : 'error' }, 'reconcile: finished an interrupted volume create');
+      }
+    } else if (v.status === 'deleting') {
+      const outcome = await backendSteps.finishDelete(store, v.id);
+      if (outcome !== 'skipped') log.info({ outcome }, 'reconcile: finished an interrupted volume delete');
+    } else if (v.status === 'extending') {
+      if (await backendSteps.finishExtend(store, v.id, null)) {
+        log.info('reconcile: rolled back an interrupted volume extend');
+      }
+    } else if (
+      await backendSteps.finishRetype(store, v.id, { rollbackMultiattach: rollbackMultiattach(v, types) })
+    ) {
+      log.info('reconcile: rolled back an interrupted volume retype');
+    }
+  }
+}
+
+/** The multiattach flag of the type the volume still has (retype flips it up front). */
+function rollbackMultiattach(
+  v: { volume_type_id: string },
+  types: Map<string, { extraSpecs: Record<string, string> }>,
+): boolean {
+  return types.get(v.volume_type_id)?.extraSpecs['multiattach'] === '<is> True';
+}

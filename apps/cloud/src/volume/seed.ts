@@ -9,13 +9,26 @@ export async function seedVolume(deps: CloudDeps): Promise<void> {
     { name: '__DEFAULT__', description: 'Default Volume Type', specs: {} as Record<string, string> },
     { name: 'multiattach', description: null, specs: { multiattach: '<is> True' } },
   ];
-  for (const t of types) {
+  const base = Date.parse(nowIso());
+  for (const [i, t] of types.entries()) {
+    // Distinct creation times: type lists sort newest first (multiattach, then __DEFAULT__; capture 03).
+    const createdAt = new Date(base + i).toISOString();
     await db
       .insertInto('volume_types')
-      .values({ id: newUuid(), name: t.name, description: t.description, is_public: 1, created_at: nowIso() })
+      .values({
+        id: newUuid(),
+        name: t.name,
+        description: t.description,
+        is_public: 1,
+        created_at: createdAt,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
-    const row = await db.selectFrom('volume_types').select('id').where('name', '=', t.name).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('volume_types')
+      .select('id')
+      .where('name', '=', t.name)
+      .executeTakeFirstOrThrow();
     for (const [key, value] of Object.entries(t.specs)) {
       await db
         .insertInto('volume_type_extra_specs')

@@ -12,9 +12,16 @@ export interface DerivedStatus {
 export function statusFromAttachments(attachStatuses: readonly string[]): DerivedStatus {
   const live = attachStatuses.filter((s) => !s.startsWith('error')).sort();
   const attachStatus = live[0] ?? 'detached';
-  const status = attachStatus === 'attached' ? 'in-use' : attachStatus === 'detached' ? 'available' : attachStatus;
+  const status =
+    attachStatus === 'attached' ? 'in-use' : attachStatus === 'detached' ? 'available' : attachStatus;
   return { status, attachStatus };
 }
 
 /** Volume statuses during which Cinder does not rewrite the status from attachments. */
-export const STATUS_NOT_REWRITTEN = new Set(['maintenance', 'uploading', 'retyping', 'backing-up', 'deleting']);
+export const STATUS_NOT_REWRITTEN = new Set([
+  'maintenance',
+  'uploading',
+  'retyping',
+  'backing-up',
+  'deleting',
+]);

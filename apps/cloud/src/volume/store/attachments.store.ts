@@ -4,9 +4,38 @@ import type { Schema } from '../../platform/db/schema.js';
 type Db = Kysely<Schema>;
 export type AttachmentRow = Schema['volume_attachments'];
 
+/** Columns an attachment list may be sorted by: never null, so a keyset marker works. */
+export type AttachmentSortColumn = 'id' | 'created_at' | 'volume_id' | 'attach_status';
+
+/** A filtered, paged attachment query (Cinder's `VolumeAttachmentList.get_all[_by_project]`). */
+export interface AttachmentQuery {
+  /** Only attachments of this project's volumes; null for every project (admin `all_tenants`). */
+  projectId: string | null;
+  volumeId?: string;
+  attachStatus?: string;
+  instanceUuid?: string;
+  /** Sort order, ending with unique tie-breakers (created_at, id). */
+  sort: { column: AttachmentSortColumn; direction: 'asc' | 'desc' }[];
+  /** Rows after this one in the sort order (Cinder's marker). */
+  after?: AttachmentRow;
+  limit: number;
+  offset: number;
+}
+
 /** SQL for volume_attachments. Pass the transaction when inside one. */
 export const attachmentsStore = {
-  byId: (db: Db, id: string) => db.selectFrom('volume_attachments').selectAll().where('id', '=', id).executeTakeFirst(),
+  byId: (db: Db, id: string) =>
+    db.selectFrom('volume_attachments').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  /** An attachment with its volume's project, for visibility checks. */
+  byIdWithProject: (db: Db, id: string) =>
+    db
+      .selectFrom('volume_attachments as a')
+      .innerJoin('volumes as v', 'v.id', 'a.volume_id')
+      .selectAll('a')
+      .select('v.project_id as project_id')
+      .where('a.id', '=', id)
+      .executeTakeFirst(),
 
   forVolume: (db: Db, volumeId: string) =>
     db
@@ -16,6 +45,16 @@ export const attachmentsStore = {
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
+
+  /** Only the attach statuses of a volume's attachments: all the status rule needs. */
+  statusesForVolume: async (db: Db, volumeId: string): Promise<string[]> => {
+    const rows = await db
+      .selectFrom('volume_attachments')
+      .select('attach_status')
+      .where('volume_id', '=', volumeId)
+      .execute();
+    return rows.map((r) => r.attach_status);
+  },
 
   /** Attachments of many volumes at once, for list views. */
   forVolumes: (db: Db, volumeIds: readonly string[]) =>
@@ -28,6 +67,52 @@ export const attachmentsStore = {
           .orderBy('created_at')
           .orderBy('id')
           .execute(),
+
+  /** Every attachment held by one server (Nova looks them up by instance). */
+  forInstance: (db: Db, instanceUuid: string) =>
+    db
+      .selectFrom('volume_attachments')
+      .selectAll()
+      .where('instance_uuid', '=', instanceUuid)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+
+  /** One page of attachments in a single query, whatever the number of volumes. */
+  list: (db: Db, q: AttachmentQuery) => {
+    let query = db.selectFrom('volume_attachments as a').selectAll('a');
+    if (q.projectId !== null) {
+      const projectId = q.projectId;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('volumes as v')
+            .select('v.id')
+            .whereRef('v.id', '=', 'a.volume_id')
+            .where('v.project_id', '=', projectId),
+        ),
+      );
+    }
+    if (q.volumeId !== undefined) query = query.where('a.volume_id', '=', q.volumeId);
+    if (q.attachStatus !== undefined) query = query.where('a.attach_status', '=', q.attachStatus);
+    if (q.instanceUuid !== undefined) query = query.where('a.instance_uuid', '=', q.instanceUuid);
+    const after = q.after;
+    if (after) {
+      // Keyset paging: (k1 beyond m1) or (k1 = m1 and k2 beyond m2) or ...
+      query = query.where((eb) =>
+        eb.or(
+          q.sort.map((s, i) =>
+            eb.and([
+              ...q.sort.slice(0, i).map((p) => eb(`a.${p.column}`, '=', after[p.column])),
+              eb(`a.${s.column}`, s.direction === 'desc' ? '<' : '>', after[s.column]),
+            ]),
+          ),
+        ),
+      );
+    }
+    for (const s of q.sort) query = query.orderBy(`a.${s.column}`, s.direction);
+    return query.limit(q.limit).offset(q.offset).execute();
+  },
 
   insert: (db: Db, row: AttachmentRow) => db.insertInto('volume_attachments').values(row).execute(),
 

@@ -4,6 +4,10 @@ import type { Store } from '../../platform/db/store.js';
 
 type Db = Kysely<Schema>;
 export type VolumeRow = Schema['volumes'];
+export type VolumeColumn = keyof VolumeRow;
+
+/** IN lists are chunked so a page of ids never exceeds the engines' parameter limits. */
+const CHUNK = 500;
 
 /** SQL for the volumes table. Pass the transaction when inside one. */
 export const volumesStore = {
@@ -17,8 +21,77 @@ export const volumesStore = {
   lockById: (store: Store, tx: Db, id: string) =>
     store.forUpdate(tx.selectFrom('volumes').selectAll().where('id', '=', id)).executeTakeFirst(),
 
+  /** Full rows for a page of ids (any order; the caller orders them). */
+  async byIds(db: Db, ids: readonly string[]): Promise<VolumeRow[]> {
+    const out: VolumeRow[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      if (chunk.length === 0) continue;
+      out.push(...(await db.selectFrom('volumes').selectAll().where('id', 'in', chunk).execute()));
+    }
+    return out;
+  },
+
+  /**
+   * The columns needed to filter, sort and page a listing, for one project (or all when
+   * `projectId` is null), with exact-match filters (`null` matches IS NULL).
+   */
+  async listKeys(
+    db: Db,
+    opts: {
+      projectId: string | null;
+      exact: Partial<Record<VolumeColumn, string | number | null>>;
+      columns: VolumeColumn[];
+    },
+  ): Promise<Partial<VolumeRow>[]> {
+    let q = db.selectFrom('volumes').select(opts.columns);
+    if (opts.projectId !== null) q = q.where('project_id', '=', opts.projectId);
+    for (const [col, value] of Object.entries(opts.exact) as [VolumeColumn, string | number | null][]) {
+      q = value === null ? q.where(col, 'is', null) : q.where(col, '=', value);
+    }
+    return q.execute();
+  },
+
+  byStatus: (db: Db, statuses: readonly string[]) =>
+    db.selectFrom('volumes').selectAll().where('status', 'in', statuses).execute(),
+
+  /** Whether any volume uses the type (Cinder refuses to change or delete such a type). */
+  async typeInUse(db: Db, typeId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('volumes')
+      .select('id')
+      .where('volume_type_id', '=', typeId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Volume count and allocated GB on a backend pool, for the scheduler stats. */
+  async usageOnHost(db: Db, host: string): Promise<{ count: number; gigabytes: number }> {
+    const row = await db
+      .selectFrom('volumes')
+      .select((eb) => [
+        eb.fn.countAll().as('count'),
+        eb.fn.sum<number | string | null>('size').as('gigabytes'),
+      ])
+      .where('host', '=', host)
+      .executeTakeFirst();
+    return { count: Number(row?.count ?? 0), gigabytes: Number(row?.gigabytes ?? 0) };
+  },
+
   update: (db: Db, id: string, changes: Partial<VolumeRow>) =>
     db.updateTable('volumes').set(changes).where('id', '=', id).execute(),
+
+  /** Updates only while the volume is still in `status`; returns whether it did. */
+  async updateIfStatus(db: Db, id: string, status: string, changes: Partial<VolumeRow>): Promise<boolean> {
+    const res = await db
+      .updateTable('volumes')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  },
 
   insert: (db: Db, row: VolumeRow) => db.insertInto('volumes').values(row).execute(),
 

@@ -1,0 +1,559 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import type { Store, Tx } from '../../platform/db/store.js';
+import { badRequest, conflict, notFound } from '../../platform/http/errors.js';
+import { newUuid } from '../../platform/ids.js';
+import { nowIso } from '../../platform/time.js';
+import {
+  type AttachmentRow,
+  type AttachmentSortColumn,
+  attachmentsStore,
+} from '../store/attachments.store.js';
+import { type VolumeRow, volumesStore } from '../store/volumes.store.js';
+import type { Caller as VolumeCaller } from './caller.js';
+import { invalidSortKey, processSortParams } from './paging.js';
+import { type DerivedStatus, STATUS_NOT_REWRITTEN, statusFromAttachments } from './volume-status.js';
+
+/**
+ * Cinder's attachment rules (`volume/api.py` attachment_*, `_attachment_reserve`, the legacy
+ * reserve/attach/detach calls, and the manager's `attachment_update`). Every function that
+ * changes something takes the store and an open transaction, so Nova's emulation can call them
+ * inside its own transaction; the HTTP routes open one per request.
+ *
+ * The emulation keeps one invariant real Cinder only mostly keeps: after every attachment change
+ * the volume's status and attach_status are recomputed from its attachments (reference 2.2).
+ */
+
+type Db = Kysely<Schema>;
+
+/**
+ * Who acts: the volume service's caller. `isService` marks an in-process OpenStack service (our
+ * Nova), as a service token does in Cinder.
+ */
+export type Caller = VolumeCaller & { isService?: boolean };
+
+export type AttachMode = 'rw' | 'ro';
+/** os-brick's connector dict: initiator, ip, platform, host, os_type, multipath, mountpoint, mode, ... */
+export type Connector = Record<string, unknown>;
+
+export interface ReserveRequest {
+  volumeId: string;
+  instanceUuid?: string | null;
+  /** With a connector the attachment is reserved and connected at once (`attaching`). */
+  connector?: Connector | null;
+  /** Cinder 3.54 `mode`. */
+  mode?: AttachMode | null;
+}
+
+// --- Messages, quoted from Cinder ----------------------------------------------------------------
+
+const volumeNotFound = (id: string) => notFound(`Volume ${id} could not be found.`);
+const attachmentNotFound = (id: string) =>
+  notFound(`Volume attachment could not be found with filter: attachment_id = ${id}.`);
+const invalidVolume = (reason: string) => badRequest(`Invalid volume: ${reason}`);
+
+/** `_attachment_reserve`'s allowed statuses, with `reserved` added for multiattach (bug 1747985 fixed). */
+export const RESERVE_FROM_PLAIN = ['available', 'downloading'] as const;
+export const RESERVE_FROM_MULTIATTACH = ['available', 'in-use', 'downloading', 'reserved'] as const;
+/** The legacy `reserve_volume`'s sets are narrower (no downloading). */
+const LEGACY_RESERVE_FROM_PLAIN = ['available'] as const;
+const LEGACY_RESERVE_FROM_MULTIATTACH = ['available', 'in-use'] as const;
+/** `_is_volume_migrating`: a migration in one of these states is not running. */
+const MIGRATION_IDLE = new Set([null, 'deleting', 'error', 'success']);
+
+// --- Nova's view of an attachment (OSSA-2023-003) ------------------------------------------------
+
+/** Does Nova's `GET /servers/{instance}/os-volume_attachments/{volume}` report this attachment id? */
+export type NovaAttachmentProbe = (instanceUuid: string, attachmentId: string) => Promise<boolean>;
+
+/** The hook as it may sit on the cloud's deps. */
+export interface AttachmentHooks {
+  isNovaUsingAttachment?: NovaAttachmentProbe;
+}
+
+export const noNovaAttachments: NovaAttachmentProbe = async () => false;
+
+// Keyed by the store because the deps object is copied on its way into each service, while the
+// store is the one object every part of a cloud shares; tests and the compute service plug in here.
+const probes = new WeakMap<Store, NovaAttachmentProbe>();
+
+/** Installs (or, with null, removes) the Nova probe of the cloud that owns `store`. */
+export function setNovaAttachmentProbe(store: Store, probe: NovaAttachmentProbe | null): void {
+  if (probe) probes.set(store, probe);
+  else probes.delete(store);
+}
+
+/** The probe to use: the deps-level hook if present, else the one set for the store, else "never". */
+export function novaAttachmentProbe(deps: { store: Store } & AttachmentHooks): NovaAttachmentProbe {
+  return deps.isNovaUsingAttachment ?? probes.get(deps.store) ?? noNovaAttachments;
+}
+
+/**
+ * Cinder's `attachment_deletion_allowed` as a user sees it: an attachment with a server and a
+ * connection that Nova still reports must be detached through Nova. Call it outside the
+ * transaction (Cinder asks Nova over HTTP before touching its database).
+ */
+export async function assertDeletionAllowed(
+  caller: Caller,
+  attachment: AttachmentRow,
+  probe: NovaAttachmentProbe,
+): Promise<void> {
+  if (caller.isService) return;
+  if (!attachment.instance_uuid || !attachment.connection_info) return;
+  if (await probe(attachment.instance_uuid, attachment.id)) {
+    // The "<class>: " prefix comes from Cinder's fault wrapper for "safe" exceptions (captures 57, 58).
+    throw conflict(
+      `ConflictNovaUsingAttachment: Detach volume from instance ${attachment.instance_uuid} using the Compute API`,
+    );
+  }
+}
+
+// --- Lookups -------------------------------------------------------------------------------------
+
+const canSee = (caller: Caller, projectId: string) => caller.isAdmin || caller.projectId === projectId;
+
+/** A volume the caller may act on; another project's volume is "not found" for members. */
+export async function visibleVolume(db: Db, caller: Caller, volumeId: string): Promise<VolumeRow> {
+  const volume = await volumesStore.byId(db, volumeId);
+  if (!volume || !canSee(caller, volume.project_id)) throw volumeNotFound(volumeId);
+  return volume;
+}
+
+async function lockVisibleVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<VolumeRow> {
+  const volume = await volumesStore.lockById(store, tx, volumeId);
+  if (!volume || !canSee(caller, volume.project_id)) throw volumeNotFound(volumeId);
+  return volume;
+}
+
+/** An attachment the caller may see: one of their project's volumes', or any for an admin. */
+export async function getAttachment(db: Db, caller: Caller, attachmentId: string): Promise<AttachmentRow> {
+  const found = await attachmentsStore.byIdWithProject(db, attachmentId);
+  if (!found || !canSee(caller, found.project_id)) throw attachmentNotFound(attachmentId);
+  const { project_id: _project, ...row } = found;
+  return row;
+}
+
+/** Reads the attachment, then locks its volume and reads the attachment again under the lock. */
+async function lockAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+): Promise<{ volume: VolumeRow; attachment: AttachmentRow }> {
+  const first = await getAttachment(tx, caller, attachmentId);
+  const volume = await volumesStore.lockById(store, tx, first.volume_id);
+  const attachment = await attachmentsStore.byId(tx, attachmentId);
+  if (!volume || !attachment) throw attachmentNotFound(attachmentId);
+  return { volume, attachment };
+}
+
+// --- The volume status rule ----------------------------------------------------------------------
+
+/**
+ * Recomputes a (locked) volume's status and attach_status from its attachments. Like Cinder's
+ * `volume_detached`, attach_status always follows, while the status is held during a migration
+ * and in the statuses Cinder does not rewrite (uploading, backing-up, ...).
+ */
+export async function recomputeVolumeStatus(tx: Db, volume: VolumeRow): Promise<DerivedStatus> {
+  const derived = statusFromAttachments(await attachmentsStore.statusesForVolume(tx, volume.id));
+  const holdStatus = STATUS_NOT_REWRITTEN.has(volume.status) || !MIGRATION_IDLE.has(volume.migration_status);
+  const status = holdStatus ? volume.status : derived.status;
+  if (status !== volume.status || derived.attachStatus !== volume.attach_status) {
+    await volumesStore.update(tx, volume.id, {
+      status,
+      attach_status: derived.attachStatus,
+      updated_at: nowIso(),
+    });
+  }
+  return { status, attachStatus: derived.attachStatus };
+}
+
+// --- Attachments API (3.27+) ---------------------------------------------------------------------
+
+/**
+ * `POST /attachments`: reserves an attachment (Cinder's `attachment_create`), connecting it at
+ * once when a connector is given. The reserve rules are reference 2.4 with bug 1747985 fixed.
+ */
+export async function reserveAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  request: ReserveRequest,
+): Promise<AttachmentRow> {
+  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId);
+  if (volume.status.includes('error')) {
+    // The trailing space is in Cinder's string.
+    throw invalidVolume(
+      `Volume attachments can not be created if the volume is in an error state. The Volume ${volume.id} currently has a status of: ${volume.status} `,
+    );
+  }
+  const instanceUuid = request.instanceUuid ?? null;
+  const allowed: readonly string[] = volume.multiattach ? RESERVE_FROM_MULTIATTACH : RESERVE_FROM_PLAIN;
+  if (!allowed.includes(volume.status)) {
+    // LP 1694530: the same server may hold a second attachment (live migration to another host).
+    const sameInstance =
+      instanceUuid !== null &&
+      (volume.status === 'in-use' || volume.status === 'reserved') &&
+      (await attachmentsStore.forVolume(tx, volume.id)).some((a) => a.instance_uuid === instanceUuid);
+    if (!sameInstance) {
+      throw invalidVolume(
+        `Volume ${volume.id} status must be ${allowed.join(' or ')} to reserve, but the current status is ${volume.status}.`,
+      );
+    }
+  }
+  const row: AttachmentRow = {
+    id: newUuid(),
+    volume_id: volume.id,
+    instance_uuid: instanceUuid,
+    attached_host: null,
+    mountpoint: null,
+    attach_status: 'reserved',
+    // Any readonly admin-metadata key, even "False", forces ro and overrides `mode` (captures 248, 255).
+    attach_mode: volume.readonly_flag !== null ? 'ro' : (request.mode ?? 'null'),
+    connector: null,
+    connection_info: null,
+    attached_at: null,
+    detached_at: null,
+    created_at: nowIso(),
+    updated_at: null,
+  };
+  await attachmentsStore.insert(tx, row);
+  const result = request.connector ? await connect(tx, volume, row, request.connector) : row;
+  await recomputeVolumeStatus(tx, volume);
+  return result;
+}
+
+/** `PUT /attachments/{id}`: connects a reserved attachment (Cinder's `attachment_update`). */
+export async function updateAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+  connector: Connector,
+): Promise<AttachmentRow> {
+  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  if (volume.status.includes('error')) {
+    throw conflict(
+      `Resource conflict: Volume attachments can not be updated if the volume is in an error state. The Volume ${volume.id} currently has a status of: ${volume.status} `,
+    );
+  }
+  if (!volume.multiattach) {
+    // Two attachments of a plain volume are only for moving a server; both may not be connected.
+    const others = await attachmentsStore.forVolume(tx, volume.id);
+    if (others.length > 1 && others.some((a) => a.connection_info)) {
+      throw conflict(`Resource conflict: duplicate connectors detected on volume ${volume.id}`);
+    }
+  }
+  const updated = await connect(tx, volume, attachment, connector);
+  await recomputeVolumeStatus(tx, volume);
+  return updated;
+}
+
+/** `POST /attachments/{id}/action {"os-complete": null}` (3.44): the attachment becomes attached. */
+export async function completeAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+): Promise<void> {
+  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  // attached_at is not set here: Cinder stamps it when the connection is made (capture 174).
+  await attachmentsStore.update(tx, attachment.id, { attach_status: 'attached', updated_at: nowIso() });
+  await recomputeVolumeStatus(tx, volume);
+}
+
+/**
+ * `DELETE /attachments/{id}`: removes the attachment and returns the volume's remaining ones.
+ * For a user request, call `assertDeletionAllowed` first.
+ */
+export async function deleteAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+): Promise<AttachmentRow[]> {
+  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  await attachmentsStore.delete(tx, attachment.id);
+  await recomputeVolumeStatus(tx, volume);
+  return attachmentsStore.forVolume(tx, volume.id);
+}
+
+/** Marks an attachment failed (error_attaching / error_detaching): the status rule then ignores it. */
+export async function failAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+  status: 'error_attaching' | 'error_detaching',
+): Promise<void> {
+  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  await attachmentsStore.update(tx, attachment.id, { attach_status: status, updated_at: nowIso() });
+  await recomputeVolumeStatus(tx, volume);
+}
+
+export interface ListRequest {
+  /** `all_tenants` was given (any value): honoured for admins only, ignored for members. */
+  allTenants: boolean;
+  volumeId?: string;
+  /** `status` or `attach_status`. */
+  attachStatus?: string;
+  instanceId?: string;
+  marker: string | null;
+  limit: number;
+  offset: number;
+  /** Requested sort keys and directions (Cinder's default: created_at desc). */
+  sortKeys: string[];
+  sortDirs: string[];
+}
+
+/** The API's sort key names → columns; others are Cinder's "Invalid sort key". */
+const SORT_COLUMNS: Record<string, AttachmentSortColumn> = {
+  id: 'id',
+  created_at: 'created_at',
+  volume_id: 'volume_id',
+  attach_status: 'attach_status',
+  status: 'attach_status',
+};
+
+/** `GET /attachments[/detail]`: one page, one query. */
+export async function listAttachments(
+  db: Db,
+  caller: Caller,
+  request: ListRequest,
+): Promise<AttachmentRow[]> {
+  const projectId = caller.isAdmin && request.allTenants ? null : caller.projectId;
+  const { keys, dirs } = processSortParams(request.sortKeys, request.sortDirs);
+  const sort = keys.map((key, i) => {
+    const column = SORT_COLUMNS[key];
+    if (!column) throw invalidSortKey();
+    return { column, direction: dirs[i] ?? 'desc' };
+  });
+  let after: AttachmentRow | undefined;
+  if (request.marker !== null) {
+    const found = await attachmentsStore.byIdWithProject(db, request.marker);
+    if (!found || (projectId !== null && found.project_id !== projectId))
+      throw attachmentNotFound(request.marker);
+    const { project_id: _project, ...marker } = found;
+    after = marker;
+  }
+  return attachmentsStore.list(db, {
+    projectId,
+    ...(request.volumeId !== undefined ? { volumeId: request.volumeId } : {}),
+    ...(request.attachStatus !== undefined ? { attachStatus: request.attachStatus } : {}),
+    ...(request.instanceId !== undefined ? { instanceUuid: request.instanceId } : {}),
+    ...(after ? { after } : {}),
+    sort,
+    limit: request.limit,
+    offset: request.offset,
+  });
+}
+
+// --- Connecting ----------------------------------------------------------------------------------
+
+/**
+ * The emulated driver's connection info, in the shape the recorded cloud's fake iSCSI driver
+ * returned (captures 40, 178): flat, no target details.
+ */
+export function connectionInfo(
+  volume: Pick<VolumeRow, 'encrypted'>,
+  accessMode: AttachMode,
+  attachmentId?: string,
+): Record<string, unknown> {
+  return {
+    access_mode: accessMode,
+    qos_specs: null,
+    encrypted: volume.encrypted === 1,
+    cacheable: false,
+    driver_volume_type: 'iscsi',
+    ...(attachmentId !== undefined ? { attachment_id: attachmentId } : {}),
+  };
+}
+
+/** The manager's rule: the stored mode unless "null", else the connector's, else rw. */
+function effectiveMode(stored: string, connector: Connector): AttachMode {
+  if (stored === 'ro' || stored === 'rw') return stored;
+  return connector['mode'] === 'ro' ? 'ro' : 'rw';
+}
+
+/**
+ * Cinder's `_parse_connection_options` gives ro only for readonly=True. This emulation implements
+ * the Nova "multiattach enhancements" spec, which needs the hypervisor to honour a ro attachment,
+ * so an effective mode of ro also yields access_mode ro (the gap described in reference 2.5).
+ */
+function accessModeFor(volume: VolumeRow, mode: AttachMode): AttachMode {
+  return volume.readonly_flag === 'True' || mode === 'ro' ? 'ro' : 'rw';
+}
+
+async function connect(tx: Db, volume: VolumeRow, attachment: AttachmentRow, connector: Connector) {
+  const mode = effectiveMode(attachment.attach_mode, connector);
+  const now = nowIso();
+  const changes = {
+    attach_status: 'attaching',
+    attach_mode: mode,
+    // The manager writes the effective mode back into the connector it keeps.
+    connector: JSON.stringify({ ...connector, mode }),
+    connection_info: JSON.stringify(connectionInfo(volume, accessModeFor(volume, mode), attachment.id)),
+    mountpoint: typeof connector['mountpoint'] === 'string' ? connector['mountpoint'] : 'na',
+    attached_host: typeof connector['host'] === 'string' ? connector['host'] : null,
+    attached_at: now,
+    updated_at: now,
+  } satisfies Partial<AttachmentRow>;
+  await attachmentsStore.update(tx, attachment.id, changes);
+  return { ...attachment, ...changes };
+}
+
+// --- Legacy volume actions (before the attachments API) ------------------------------------------
+
+/** `os-reserve`: the volume goes `attaching` (Cinder's `reserve_volume`). */
+export async function reserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  const allowed: readonly string[] = volume.multiattach
+    ? LEGACY_RESERVE_FROM_MULTIATTACH
+    : LEGACY_RESERVE_FROM_PLAIN;
+  if (!allowed.includes(volume.status)) {
+    throw invalidVolume(
+      `Volume status must be ${allowed.join(' or ')} to reserve, but the status is ${volume.status}.`,
+    );
+  }
+  await volumesStore.update(tx, volume.id, { status: 'attaching', updated_at: nowIso() });
+}
+
+/** `os-unreserve`: an `attaching` volume goes back to what its attachments say; otherwise nothing. */
+export async function unreserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  if (volume.status === 'attaching') await recomputeVolumeStatus(tx, volume);
+}
+
+/** `os-begin_detaching`: in-use → detaching. */
+export async function beginDetaching(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  if (!MIGRATION_IDLE.has(volume.migration_status)) return; // hidden from the user during a migration
+  if (volume.status !== 'in-use' || volume.attach_status !== 'attached') {
+    throw invalidVolume(
+      "Unable to detach volume. Volume status must be 'in-use' and attach_status must be 'attached' to detach.",
+    );
+  }
+  await volumesStore.update(tx, volume.id, { status: 'detaching', updated_at: nowIso() });
+}
+
+/** `os-roll_detaching`: a `detaching` volume goes back to what its attachments say (in-use). */
+export async function rollDetaching(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  if (volume.status === 'detaching') await recomputeVolumeStatus(tx, volume);
+}
+
+export interface LegacyAttachRequest {
+  volumeId: string;
+  instanceUuid: string | null;
+  hostName: string | null;
+  mountpoint: string;
+  mode: AttachMode;
+}
+
+/** `os-attach`: records a finished attachment (Cinder's `attach` and the manager's `attach_volume`). */
+export async function attachVolume(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  request: LegacyAttachRequest,
+): Promise<AttachmentRow> {
+  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId);
+  if (volume.status === 'maintenance')
+    throw invalidVolume('The volume cannot be attached in maintenance mode.');
+  // Cinder adds readonly=False admin metadata when it is missing; later reserves then come out ro.
+  const readonly = volume.readonly_flag ?? 'False';
+  if (volume.readonly_flag === null) await volumesStore.update(tx, volume.id, { readonly_flag: readonly });
+  if (readonly === 'True' && request.mode !== 'ro') {
+    throw badRequest(`Invalid attaching mode '${request.mode}' for volume ${volume.id}.`);
+  }
+  const attachments = await attachmentsStore.forVolume(tx, volume.id);
+  const existing = attachments.find((a) =>
+    request.instanceUuid !== null
+      ? a.instance_uuid === request.instanceUuid
+      : a.instance_uuid === null && a.attached_host === request.hostName,
+  );
+  if (existing) {
+    // Already tracked: the manager just marks the volume in use again.
+    await recomputeVolumeStatus(tx, volume);
+    return existing;
+  }
+  if (volume.status === 'in-use' && !volume.multiattach && MIGRATION_IDLE.has(volume.migration_status)) {
+    throw invalidVolume('volume is already attached and multiple attachments are not enabled');
+  }
+  const now = nowIso();
+  const row: AttachmentRow = {
+    id: newUuid(),
+    volume_id: volume.id,
+    instance_uuid: request.instanceUuid,
+    attached_host: request.hostName,
+    mountpoint: request.mountpoint,
+    attach_status: 'attached',
+    attach_mode: request.mode,
+    connector: null,
+    connection_info: null,
+    attached_at: now,
+    detached_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await attachmentsStore.insert(tx, row);
+  await recomputeVolumeStatus(tx, volume);
+  return row;
+}
+
+/**
+ * Which attachment `os-detach` would remove: the given one, or the only one. Null when there is
+ * nothing to remove. Throws Cinder's 400 for several attachments and no attachment_id.
+ */
+export async function attachmentToDetach(
+  db: Db,
+  volume: VolumeRow,
+  attachmentId: string | null,
+): Promise<AttachmentRow | null> {
+  const attachments = await attachmentsStore.forVolume(db, volume.id);
+  if (attachmentId !== null) return attachments.find((a) => a.id === attachmentId) ?? null;
+  if (attachments.length > 1) {
+    throw invalidVolume('Detach volume failed: More than one attachment, but no attachment_id provided.');
+  }
+  return attachments[0] ?? null;
+}
+
+/** `os-detach`: removes one attachment and recomputes the volume (the manager's `detach_volume`). */
+export async function detachVolume(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  volumeId: string,
+  attachmentId: string | null,
+): Promise<void> {
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  if (volume.status === 'maintenance')
+    throw invalidVolume('The volume cannot be detached in maintenance mode.');
+  const attachment = await attachmentToDetach(tx, volume, attachmentId);
+  // An unknown attachment_id, or none at all: Cinder only makes the status right again.
+  if (attachment) await attachmentsStore.delete(tx, attachment.id);
+  await recomputeVolumeStatus(tx, volume);
+}
+
+/** `os-initialize_connection`: the driver's connection info for a connector (legacy flow). */
+export async function initializeConnection(
+  db: Db,
+  caller: Caller,
+  volumeId: string,
+): Promise<Record<string, unknown>> {
+  const volume = await visibleVolume(db, caller, volumeId);
+  if (volume.status === 'maintenance') {
+    throw invalidVolume('The volume connection cannot be initialized in maintenance mode.');
+  }
+  return connectionInfo(volume, volume.readonly_flag === 'True' ? 'ro' : 'rw');
+}
+
+/** `os-terminate_connection`: the driver forgets the connector, then the volume is unreserved. */
+export async function terminateConnection(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  volumeId: string,
+): Promise<void> {
+  await unreserveVolume(store, tx, caller, volumeId);
+}

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+
+type Db = Kysely<Schema>;
+export type VolumeTypeRow = Schema['volume_types'];
+
+/** A volume type with its extra specs. */
+export interface VolumeTypeRecord extends VolumeTypeRow {
+  extraSpecs: Record<string, string>;
+}
+
+async function withSpecs(db: Db, rows: VolumeTypeRow[]): Promise<VolumeTypeRecord[]> {
+  if (rows.length === 0) return [];
+  const specs = await db
+    .selectFrom('volume_type_extra_specs')
+    .selectAll()
+    .where(
+      'volume_type_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('key')
+    .execute();
+  const byType = new Map<string, Record<string, string>>();
+  for (const s of specs) {
+    const m = byType.get(s.volume_type_id) ?? {};
+    m[s.key] = s.value;
+    byType.set(s.volume_type_id, m);
+  }
+  return rows.map((r) => ({ ...r, extraSpecs: byType.get(r.id) ?? {} }));
+}
+
+/** SQL for volume_types and volume_type_extra_specs. The table is small: reads load it whole. */
+export const typesStore = {
+  async all(db: Db): Promise<VolumeTypeRecord[]> {
+    return withSpecs(db, await db.selectFrom('volume_types').selectAll().execute());
+  },
+
+  async byId(db: Db, id: string): Promise<VolumeTypeRecord | undefined> {
+    const row = await db.selectFrom('volume_types').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? (await withSpecs(db, [row]))[0] : undefined;
+  },
+
+  async byName(db: Db, name: string): Promise<VolumeTypeRecord | undefined> {
+    const row = await db.selectFrom('volume_types').selectAll().where('name', '=', name).executeTakeFirst();
+    return row ? (await withSpecs(db, [row]))[0] : undefined;
+  },
+
+  /** Id and name of every type, for volume views. */
+  names: (db: Db) => db.selectFrom('volume_types').select(['id', 'name']).execute(),
+
+  insert: (db: Db, row: VolumeTypeRow) => db.insertInto('volume_types').values(row).execute(),
+
+  update: (db: Db, id: string, changes: Partial<VolumeTypeRow>) =>
+    db.updateTable('volume_types').set(changes).where('id', '=', id).execute(),
+
+  async delete(db: Db, id: string): Promise<void> {
+    await db.deleteFrom('volume_type_extra_specs').where('volume_type_id', '=', id).execute();
+    await db.deleteFrom('volume_types').where('id', '=', id).execute();
+  },
+
+  async upsertSpecs(db: Db, typeId: string, specs: Record<string, string>): Promise<void> {
+    for (const [key, value] of Object.entries(specs)) {
+      await db
+        .insertInto('volume_type_extra_specs')
+        .values({ volume_type_id: typeId, key, value })
+        .onConflict((oc) => oc.columns(['volume_type_id', 'key']).doUpdateSet({ value }))
+        .execute();
+    }
+  },
+
+  /** Returns whether the key existed. */
+  async deleteSpec(db: Db, typeId: string, key: string): Promise<boolean> {
+    const res = await db
+      .deleteFrom('volume_type_extra_specs')
+      .where('volume_type_id', '=', typeId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  },
+};
