@@ -3,6 +3,7 @@ import type { CloudConfig } from './config.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { createVolumeService, type VolumeService } from './volume/index.js';
 import { createComputeService, type ComputeService } from './compute/index.js';
+import { createImageService } from './image/index.js';
 import { OpenStackError } from './platform/http/errors.js';
 import { sendFault } from './platform/http/faults.js';
 import { requestId } from './platform/http/request-id.js';
@@ -40,6 +41,7 @@ export function createApp(deps: CloudDeps): Cloud {
 
   app.use('/volume', volume.router);
   app.use('/compute', compute.router);
+  app.use('/image', createImageService({ ...deps, identity }).router);
 
   // Outside every service: webob's plain 404, as a real endpoint would answer.
   app.use((req, res) => {

@@ -1,6 +1,6 @@
 import { type Cloud, type CloudDeps, createApp } from './app.js';
 import type { CloudConfig } from './config.js';
-import { seedCompute } from './compute/index.js';
+import { reconcileCompute, seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
 import type { Logger } from './platform/logger.js';
@@ -28,6 +28,7 @@ export async function bootCloud(
   await seedVolume(deps);
   await seedCompute(deps);
   await reconcileVolumes(deps);
+  await reconcileCompute(deps);
   const cloud = createApp(deps);
   return {
     ...cloud,

@@ -8,6 +8,7 @@ import { Microversion, negotiateMicroversion } from '../platform/http/microversi
 import { computeApiRoutes } from './routes/index.js';
 import { computeVersionRoutes } from './routes/versions.routes.js';
 
+export { reconcileCompute } from './reconcile.js';
 export { seedCompute } from './seed.js';
 
 export const COMPUTE_MIN = Microversion.of('2.1');

@@ -7,7 +7,8 @@ import type { Logger } from './logger.js';
  */
 export class TaskRunner {
   #pending = new Set<Promise<void>>();
-  #timers = new Set<NodeJS.Timeout>();
+  /** Timers not yet fired, with the resolver of their `finished` promise. */
+  #timers = new Map<NodeJS.Timeout, () => void>();
   #stopped = false;
 
   constructor(
@@ -34,7 +35,10 @@ export class TaskRunner {
         done();
       }
     }, delayMs);
-    this.#timers.add(timer);
+    this.#timers.set(timer, () => {
+      this.#pending.delete(finished);
+      done();
+    });
   }
 
   /** Resolves once nothing is scheduled or running, including work scheduled by work. */
@@ -44,7 +48,11 @@ export class TaskRunner {
 
   stop(): void {
     this.#stopped = true;
-    for (const t of this.#timers) clearTimeout(t);
+    // Work that will never run no longer counts as pending, so idle() cannot hang.
+    for (const [t, cancel] of this.#timers) {
+      clearTimeout(t);
+      cancel();
+    }
     this.#timers.clear();
   }
 }

@@ -14,17 +14,34 @@ export interface TestCloud {
   url: string;
   cloud: BootedCloud;
   engine: 'sqlite' | 'postgres';
+  /** PostgreSQL only: the schema this cloud works in. */
+  pgSchema?: string;
   /** Waits until the emulated backends have finished everything scheduled. */
   settle(): Promise<void>;
   close(): Promise<void>;
+  /** Dies like a killed process: scheduled work never runs, the database is left as it is. */
+  crash(): Promise<void>;
 }
 
 export const usePostgres = (): boolean =>
   process.env.CLOUD_TEST_ENGINE === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
 
-export async function startCloud(overrides: Partial<CloudConfig> = {}): Promise<TestCloud> {
+export interface StartOptions {
+  /**
+   * Reopen the database of a TestCloud that crashed (a restart): its `databaseUrl` on SQLite,
+   * its schema on PostgreSQL, which this cloud then owns and drops on close.
+   */
+  reopen?: TestCloud;
+}
+
+export async function startCloud(
+  overrides: Partial<CloudConfig> = {},
+  opts: StartOptions = {},
+): Promise<TestCloud> {
   const pgUrl = usePostgres() ? process.env.TEST_DATABASE_URL! : null;
-  const pgSchema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const reopened = opts.reopen;
+  const pgSchema = pgUrl ? (reopened?.pgSchema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  if (reopened && !pgUrl) overrides = { databaseUrl: reopened.cloud.deps.config.databaseUrl, ...overrides };
   const config = testConfig({ ...(pgUrl ? { databaseUrl: pgUrl } : {}), ...overrides });
   const logger = createLogger(process.env.CLOUD_TEST_LOG_LEVEL ?? config.logLevel);
   const cloud = await bootCloud(config, logger, pgSchema ? { pgSchema } : {});
@@ -36,7 +53,14 @@ export async function startCloud(overrides: Partial<CloudConfig> = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     cloud,
     engine: pgUrl ? 'postgres' : 'sqlite',
+    ...(pgSchema ? { pgSchema } : {}),
     settle: () => cloud.deps.tasks.idle(),
+    async crash() {
+      cloud.deps.tasks.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await cloud.deps.store.close();
+    },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -75,6 +75,19 @@ export function flavorRoutes(deps: CloudDeps): Router {
     sendJson(res, 200, { flavor: flavorView(computeBase(req), f, showOptions(req, f)) });
   });
 
+  // Read-only extra specs: openstackclient reads them for every flavor in `flavor list`.
+  router.get('/flavors/:id/os-extra_specs', async (req, res) => {
+    const f = await getFlavor(db(), req.params.id, { isAdmin: isAdmin(req.ctx) });
+    sendJson(res, 200, { extra_specs: JSON.parse(f.extra_specs) as Record<string, string> });
+  });
+  router.get('/flavors/:id/os-extra_specs/:key', async (req, res) => {
+    const f = await getFlavor(db(), req.params.id, { isAdmin: isAdmin(req.ctx) });
+    const specs = JSON.parse(f.extra_specs) as Record<string, string>;
+    const value = specs[req.params.key];
+    if (value === undefined) throw notFound(`Flavor ${f.id} has no extra specs with key ${req.params.key}.`);
+    sendJson(res, 200, { [req.params.key]: value });
+  });
+
   // Nova validates the body before it checks policy: a member's bad body is a 400, not a 403.
   router.post('/flavors', async (req, res) => {
     const version = versionOf(req.ctx);

@@ -1,11 +1,29 @@
 import { Router } from 'express';
 import type { CloudDeps } from '../../app.js';
+import { flavorRoutes } from './flavors.routes.js';
+import { availabilityZoneRoutes } from './availability-zones.routes.js';
+import { osServicesRoutes } from './os-services.routes.js';
+import { hypervisorRoutes } from './hypervisors.routes.js';
+import { topologyRoutes } from './topology.routes.js';
+import { volumeAttachmentsRoutes } from './volume-attachments.routes.js';
+import { emulatorDomainRoutes } from './emulator-domain.routes.js';
+import { serverRoutes } from './servers.routes.js';
+import { serverActionRoutes } from './server-actions.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
  * microversion negotiated (req.ctx.version) and the JSON body parsed (req.ctx.body).
  */
-export function computeApiRoutes(_deps: CloudDeps): Router {
+export function computeApiRoutes(deps: CloudDeps): Router {
   const router = Router();
+  router.use(flavorRoutes(deps));
+  router.use(availabilityZoneRoutes(deps));
+  router.use(osServicesRoutes(deps));
+  router.use(hypervisorRoutes(deps));
+  router.use(topologyRoutes(deps));
+  router.use(volumeAttachmentsRoutes(deps));
+  router.use(emulatorDomainRoutes(deps));
+  router.use(serverRoutes(deps));
+  router.use(serverActionRoutes(deps));
   return router;
 }

@@ -23,10 +23,123 @@ export const bdmsStore = {
   forVolume: (db: Db, volumeId: string) =>
     db.selectFrom('block_device_mappings').selectAll().where('volume_id', '=', volumeId).execute(),
 
+  /**
+   * The mappings of a volume held by servers that still exist (Nova's `get_by_volume` only sees
+   * live instances), oldest first so messages list servers in attach order.
+   */
+  forVolumeOnLiveServers: (db: Db, volumeId: string) =>
+    db
+      .selectFrom('block_device_mappings as b')
+      .innerJoin('servers as s', 's.id', 'b.server_id')
+      .selectAll('b')
+      .where('b.volume_id', '=', volumeId)
+      .where('s.deleted', '=', 0)
+      .orderBy('b.created_at')
+      .orderBy('b.uuid')
+      .execute(),
+
+  /** Nova's `get_by_volume_and_instance`. */
+  byServerAndVolume: (db: Db, serverId: string, volumeId: string) =>
+    db
+      .selectFrom('block_device_mappings')
+      .selectAll()
+      .where('server_id', '=', serverId)
+      .where('volume_id', '=', volumeId)
+      .executeTakeFirst(),
+
+  byUuid: (db: Db, uuid: string) =>
+    db.selectFrom('block_device_mappings').selectAll().where('uuid', '=', uuid).executeTakeFirst(),
+
+  /**
+   * One page of a server's mappings in creation order. Nova pages all of them (`common.limited`)
+   * and only then drops those without a volume, so the view filters, not this query.
+   */
+  pageForServer: (db: Db, serverId: string, limit: number, offset: number) =>
+    db
+      .selectFrom('block_device_mappings')
+      .selectAll()
+      .where('server_id', '=', serverId)
+      .orderBy('created_at')
+      .orderBy('uuid')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+
+  /** Device names a server already uses, for picking the next free one. */
+  deviceNamesForServer: async (db: Db, serverId: string): Promise<string[]> => {
+    const rows = await db
+      .selectFrom('block_device_mappings')
+      .select('device_name')
+      .where('server_id', '=', serverId)
+      .where('device_name', 'is not', null)
+      .execute();
+    return rows.flatMap((r) => (r.device_name ? [r.device_name] : []));
+  },
+
+  /** Does a live server's mapping hold this Cinder attachment? (Cinder's OSSA-2023-003 probe.) */
+  holdsAttachment: async (db: Db, serverId: string, attachmentId: string): Promise<boolean> => {
+    const row = await db
+      .selectFrom('block_device_mappings as b')
+      .innerJoin('servers as s', 's.id', 'b.server_id')
+      .select('b.uuid')
+      .where('b.server_id', '=', serverId)
+      .where('b.attachment_id', '=', attachmentId)
+      .where('s.deleted', '=', 0)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Servers on a host with a reserved volume never connected: an attach a crash interrupted. */
+  serversWithUnconnectedVolumes: async (db: Db): Promise<string[]> => {
+    const rows = await db
+      .selectFrom('block_device_mappings')
+      .innerJoin('servers', 'servers.id', 'block_device_mappings.server_id')
+      .select('servers.id')
+      .distinct()
+      .where('block_device_mappings.volume_id', 'is not', null)
+      .where('block_device_mappings.attachment_id', 'is not', null)
+      .where('block_device_mappings.connection_info', 'is', null)
+      .where('servers.deleted', '=', 0)
+      .where('servers.host', 'is not', null)
+      .where('servers.task_state', 'is', null)
+      .where('servers.vm_state', 'not in', ['building', 'shelved_offloaded', 'error'])
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
   insert: (db: Db, row: BdmRow) => db.insertInto('block_device_mappings').values(row).execute(),
 
   update: (db: Db, uuid: string, changes: Partial<BdmRow>) =>
     db.updateTable('block_device_mappings').set(changes).where('uuid', '=', uuid).execute(),
 
   delete: (db: Db, uuid: string) => db.deleteFrom('block_device_mappings').where('uuid', '=', uuid).execute(),
+};
+
+/** What the API needs to know about a compute host before attaching to a server on it. */
+export interface AttachHost {
+  host: string;
+  serviceVersion: number;
+  supportsMultiattach: boolean;
+  hypervisorType: string;
+  hostIp: string;
+}
+
+/** SQL over compute_services / compute_nodes, read-only, for the attach rules. */
+export const attachHostsStore = {
+  byHost: async (db: Db, host: string): Promise<AttachHost | undefined> => {
+    const row = await db
+      .selectFrom('compute_nodes as n')
+      .innerJoin('compute_services as s', 's.id', 'n.service_id')
+      .select(['n.host', 's.version', 'n.supports_multiattach', 'n.hypervisor_type', 'n.host_ip'])
+      .where('n.host', '=', host)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      host: row.host,
+      serviceVersion: row.version,
+      supportsMultiattach: row.supports_multiattach === 1,
+      hypervisorType: row.hypervisor_type,
+      hostIp: row.host_ip,
+    };
+  },
 };

@@ -295,3 +295,17 @@ describe('flavor manage', () => {
     expect(again.body.itemNotFound.message).toBe('Flavor doomed could not be found.');
   });
 });
+
+describe('flavor extra specs (read-only)', () => {
+  it('lists the extra specs and shows one key, 404 for a missing key', async () => {
+    const demo = await login(tc, 'demo');
+    const list = await http(tc, 'GET', '/compute/v2.1/flavors/1/os-extra_specs', { token: demo.token });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ extra_specs: {} });
+    const missing = await http(tc, 'GET', '/compute/v2.1/flavors/1/os-extra_specs/hw:cpu_policy', {
+      token: demo.token,
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body.itemNotFound.message).toBe('Flavor 1 has no extra specs with key hw:cpu_policy.');
+  });
+});

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import type { FlavorSnapshot } from '../store/servers.store.js';
+import { type ComputeHost, listComputeHosts, listSchedulableHosts } from './hosts.service.js';
+
+/**
+ * The emulated nova-scheduler over the hosts the discovery service reports (the same usage the
+ * hypervisor views show): filters (enabled and up, availability zone, capacity, and two
+ * capability filters real Nova lacks: shareable disks for a multiattach volume, a service new
+ * enough for attach modes for a read-only mapping), then the RAM weigher. A forced host
+ * (`zone:host`) skips the filters, as Nova's forced hosts do; a requested host (2.74) only
+ * narrows them.
+ */
+
+type Db = Kysely<Schema>;
+
+export interface ScheduleRequest {
+  flavor: FlavorSnapshot;
+  /** Volume-backed servers claim no local root disk. */
+  volumeBacked: boolean;
+  availabilityZone: string | null;
+  forcedHost: string | null;
+  forcedNode: string | null;
+  requestedHost: string | null;
+  requestedNode: string | null;
+  /** A multiattach volume among its mappings: the host's driver must share disks. */
+  needsMultiattach: boolean;
+  /** A read-only mapping: the host's nova-compute must know attach modes. */
+  needsAttachMode: boolean;
+  /** Hosts not to use (a resize never stays on its host: allow_resize_to_same_host is off). */
+  ignoreHosts: readonly string[];
+}
+
+export interface Placed {
+  host: string;
+  node: string;
+  zone: string;
+}
+
+function claimOf(flavor: FlavorSnapshot, volumeBacked: boolean) {
+  return {
+    vcpus: flavor.vcpus,
+    memoryMb: flavor.ram,
+    localGb: (volumeBacked ? 0 : flavor.disk) + flavor.ephemeral + Math.ceil(flavor.swap / 1024),
+  };
+}
+
+const placed = (h: ComputeHost): Placed => ({ host: h.host, node: h.hypervisorHostname, zone: h.zone });
+
+/**
+ * Picks a host for one server, or null (NoValidHost). Call inside the transaction that records
+ * the choice, after `serversStore.lockScheduler`, so two builds never take the same last slot.
+ */
+export async function selectHost(db: Db, req: ScheduleRequest): Promise<Placed | null> {
+  if (req.forcedHost || req.forcedNode) {
+    const match = (await listComputeHosts(db)).find(
+      (h) =>
+        (!req.forcedHost || h.host === req.forcedHost) &&
+        (!req.forcedNode || h.hypervisorHostname === req.forcedNode),
+    );
+    return match ? placed(match) : null;
+  }
+  const claim = claimOf(req.flavor, req.volumeBacked);
+  const passing = (await listSchedulableHosts(db)).filter(
+    (h) =>
+      !req.ignoreHosts.includes(h.host) &&
+      (!req.requestedHost || h.host === req.requestedHost) &&
+      (!req.requestedNode || h.hypervisorHostname === req.requestedNode) &&
+      (!req.availabilityZone || h.zone === req.availabilityZone) &&
+      (!req.needsMultiattach || h.supportsMultiattach) &&
+      (!req.needsAttachMode || h.supportsAttachModes) &&
+      h.free.vcpus >= claim.vcpus &&
+      h.free.memoryMb >= claim.memoryMb &&
+      h.free.localGb >= claim.localGb,
+  );
+  // RAMWeigher: the most free memory wins; ties go to the host name, so runs are repeatable.
+  passing.sort((a, b) => b.free.memoryMb - a.free.memoryMb || (a.host < b.host ? -1 : 1));
+  const best = passing[0];
+  return best ? placed(best) : null;
+}
+
+/** Zones with at least one enabled compute service (`get_availability_zones(..., True)`). */
+export async function availableZones(db: Db): Promise<Set<string>> {
+  return new Set((await listComputeHosts(db)).filter((h) => h.status === 'enabled').map((h) => h.zone));
+}
+
+/** 2.74 `_validate_host_or_node`: the host (and node) must exist. */
+export async function computeHostExists(db: Db, host: string | null, node: string | null): Promise<boolean> {
+  return (await listComputeHosts(db)).some(
+    (h) => (!host || h.host === host) && (!node || h.hypervisorHostname === node),
+  );
+}
+
+/** `NoValidHost`'s message when the scheduler returns nothing. */
+export const NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.';

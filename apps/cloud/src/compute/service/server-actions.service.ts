@@ -1,0 +1,219 @@
+import type { CloudDeps } from '../../app.js';
+import type { Tx } from '../../platform/db/store.js';
+import type { AuthContext } from '../../platform/http/context.js';
+import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';
+import type { Microversion } from '../../platform/http/microversion.js';
+import { nowIso } from '../../platform/time.js';
+import { flavorsStore } from '../store/flavors.store.js';
+import {
+  type FlavorSnapshot,
+  type ResizeSource,
+  type ServerRow,
+  serversStore,
+} from '../store/servers.store.js';
+import { parseJson } from '../views/server.view.js';
+import { isJsonObject, validateBody } from './request-schema.js';
+import { availableZones } from './scheduler.js';
+import { flavorSnapshot } from './server-create.service.js';
+import { resizeOf, type StepContext, scheduleAdvance } from './server-lifecycle.js';
+import { rebootSchema, resizeSchema, unshelveSchema } from './server-schemas.js';
+import { VM } from './server-states.js';
+import { instanceNotFound } from './servers.service.js';
+
+/**
+ * POST /servers/{id}/action for the lifecycle actions (`servers.py`, `shelve.py`,
+ * `compute/api.py`): the body's only key names the action; then the instance lookup (404),
+ * policy, lock, the `check_instance_state` rules, and the task state the host picks up.
+ */
+
+export const SHELVE_OFFLOAD_RULE = 'os_compute_api:os-shelve:shelve_offload';
+const UNSHELVE_TO_HOST_RULE = 'os_compute_api:os-shelve:unshelve_to_host';
+
+/** `common.raise_http_conflict_for_instance_invalid_state`. */
+const invalidState = (action: string, id: string, attr: string, state: string | null) =>
+  conflict(`Cannot '${action}' instance ${id} while it is in ${attr} ${state ?? 'None'}`);
+
+interface StateRule {
+  vmStates: readonly string[];
+  /** Allowed task states; `[null]` is Nova's default (no task in progress). */
+  taskStates?: readonly (string | null)[];
+  mustHaveLaunched?: boolean;
+  /** `check_instance_host`: the action needs the server on a host. */
+  needsHost?: boolean;
+}
+
+/** `check_instance_lock`, `check_instance_host`, `check_instance_state`, in decorator order. */
+function checkState(s: ServerRow, auth: AuthContext, action: string, rule: StateRule): void {
+  if (s.locked === 1 && !auth.isAdmin) throw conflict(`Instance ${s.id} is locked`);
+  if (rule.needsHost && !s.host) throw conflict(`Instance ${s.id} is not ready`);
+  if (!rule.vmStates.includes(s.vm_state)) throw invalidState(action, s.id, 'vm_state', s.vm_state);
+  const tasks = rule.taskStates ?? [null];
+  if (!tasks.includes(s.task_state)) throw invalidState(action, s.id, 'task_state', s.task_state);
+  if ((rule.mustHaveLaunched ?? true) && !s.launched_at) {
+    throw conflict(`Instance ${s.id} is in an invalid state for '${action}'`);
+  }
+}
+
+const REBOOT_TASKS = [
+  null,
+  'rebooting',
+  'reboot_pending',
+  'reboot_started',
+  'rebooting_hard',
+  'resuming',
+  'unpausing',
+  'pausing',
+  'suspending',
+];
+const HARD_REBOOT_VM = ['active', 'stopped', 'paused', 'suspended', 'error'];
+
+export const SUPPORTED_ACTIONS = [
+  'os-stop',
+  'os-start',
+  'reboot',
+  'shelve',
+  'shelveOffload',
+  'unshelve',
+  'resize',
+  'confirmResize',
+  'revertResize',
+] as const;
+type Action = (typeof SUPPORTED_ACTIONS)[number];
+
+/** wsgi `action_peek`: exactly one key, which must be an action the controller knows. */
+export function actionName(body: unknown): Action {
+  if (!isJsonObject(body) || Object.keys(body).length !== 1) throw badRequest('Malformed request body');
+  const name = Object.keys(body)[0]!;
+  if (!(SUPPORTED_ACTIONS as readonly string[]).includes(name))
+    throw badRequest(`There is no such action: ${name}`);
+  return name as Action;
+}
+
+/** Runs one action; returns the HTTP status (202, or 204 for confirmResize). */
+export async function serverAction(
+  deps: CloudDeps,
+  auth: AuthContext,
+  version: Microversion,
+  id: string,
+  body: unknown,
+): Promise<202 | 204> {
+  const action = actionName(body);
+  const args = (body as Record<string, unknown>)[action];
+  if (action === 'reboot') validateBody(rebootSchema, body);
+  if (action === 'resize') validateBody(resizeSchema, body);
+  if (action === 'unshelve' && version.atLeast('2.77')) validateBody(unshelveSchema(version), body);
+
+  const ctx: StepContext = {};
+  await deps.store.transaction(async (tx) => {
+    const s = await serversStore.lockById(deps.store, tx, id);
+    if (!s || !(auth.isAdmin || s.project_id === auth.projectId)) throw instanceNotFound(id);
+    const set = (changes: Partial<ServerRow>) =>
+      serversStore.update(tx, id, { ...changes, updated_at: nowIso() });
+    switch (action) {
+      case 'os-stop':
+        checkState(s, auth, 'stop', { vmStates: ['active', 'error'], needsHost: true });
+        return set({ task_state: 'powering-off' });
+      case 'os-start':
+        checkState(s, auth, 'start', { vmStates: ['stopped'], needsHost: true });
+        return set({ task_state: 'powering-on' });
+      case 'reboot': {
+        const hard = String((args as { type: string }).type).toUpperCase() === 'HARD';
+        // reboot's own check, then _soft_reboot's (active, no task) or _hard_reboot's.
+        checkState(s, auth, 'reboot', { vmStates: HARD_REBOOT_VM, taskStates: REBOOT_TASKS });
+        if (!hard) checkState(s, auth, 'reboot', { vmStates: ['active'] });
+        return set({ task_state: hard ? 'rebooting_hard' : 'rebooting' });
+      }
+      case 'shelve':
+        checkState(s, auth, 'shelve', { vmStates: ['active', 'stopped', 'paused', 'suspended'] });
+        return set({ task_state: 'shelving' });
+      case 'shelveOffload':
+        // Admin-only in the recorded cloud (capture 166); the lookup's 404 comes first.
+        if (!auth.isAdmin) throw policyForbidden(SHELVE_OFFLOAD_RULE);
+        checkState(s, auth, 'shelveOffload', { vmStates: [VM.shelved] });
+        return set({ task_state: 'shelving_offloading' });
+      case 'unshelve':
+        return unshelve(tx, auth, version, s, args, ctx, set);
+      case 'resize':
+        return resize(tx, auth, s, args as Record<string, unknown>, set);
+      case 'confirmResize': {
+        checkState(s, auth, 'confirmResize', { vmStates: [VM.resized] });
+        const rs = resizeOf(s);
+        if (!rs || rs.confirming) throw badRequest('Instance has not been resized.');
+        return set({ old_flavor: JSON.stringify({ ...rs, confirming: true }) });
+      }
+      case 'revertResize': {
+        checkState(s, auth, 'revertResize', { vmStates: [VM.resized] });
+        const rs = resizeOf(s);
+        if (!rs || rs.confirming) throw badRequest('Instance has not been resized.');
+        return set({ task_state: 'resize_reverting' });
+      }
+    }
+  });
+  scheduleAdvance(deps, id, ctx);
+  return action === 'confirmResize' ? 204 : 202;
+}
+
+async function unshelve(
+  tx: Tx,
+  auth: AuthContext,
+  version: Microversion,
+  s: ServerRow,
+  args: unknown,
+  ctx: StepContext,
+  set: (c: Partial<ServerRow>) => Promise<unknown>,
+): Promise<unknown> {
+  checkState(s, auth, 'unshelve', { vmStates: [VM.shelved, VM.shelvedOffloaded] });
+  const body = isJsonObject(args) ? args : {};
+  const changes: Partial<ServerRow> = { task_state: 'unshelving' };
+  if (version.atLeast('2.77') && ('availability_zone' in body || 'host' in body)) {
+    if (s.vm_state !== VM.shelvedOffloaded) {
+      throw conflict(
+        `The availability_zone or host parameter cannot be specified when unshelving server ${s.id} with status SHELVED. The server status must be SHELVED_OFFLOADED.`,
+      );
+    }
+    const az = body.availability_zone as string | null | undefined;
+    if (typeof az === 'string') {
+      if (!(await availableZones(tx)).has(az)) {
+        throw badRequest('The requested availability zone is not available');
+      }
+      changes.requested_availability_zone = az;
+    } else if (az === null && version.atLeast('2.91')) {
+      changes.requested_availability_zone = null;
+    }
+    if (typeof body.host === 'string') {
+      if (!auth.isAdmin) throw policyForbidden(UNSHELVE_TO_HOST_RULE);
+      ctx.placement = { forcedHost: null, forcedNode: null, requestedHost: body.host, requestedNode: null };
+    }
+  }
+  return set(changes);
+}
+
+async function resize(
+  tx: Tx,
+  auth: AuthContext,
+  s: ServerRow,
+  args: Record<string, unknown>,
+  set: (c: Partial<ServerRow>) => Promise<unknown>,
+): Promise<unknown> {
+  checkState(s, auth, 'resize', { vmStates: [VM.active, VM.stopped] });
+  const flavorId = String(args.flavorRef);
+  const row = await flavorsStore.byId(tx, flavorId);
+  if (!row || row.disabled === 1) throw badRequest(`Flavor ${flavorId} could not be found.`);
+  const current = parseJson<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
+  if (current.id === row.id) throw badRequest('When resizing, instances must change flavor!');
+  if (row.disk === 0 && s.image_id !== null) {
+    throw badRequest(
+      'Server disk was unable to be resized because: Resize to zero disk flavor is not allowed.',
+    );
+  }
+  const source: ResizeSource = {
+    flavor: current,
+    newFlavor: flavorSnapshot(row),
+    host: s.host,
+    node: s.node,
+    availabilityZone: s.availability_zone,
+    vmState: s.vm_state,
+    dest: null,
+  };
+  return set({ task_state: 'resize_prep', old_flavor: JSON.stringify(source) });
+}

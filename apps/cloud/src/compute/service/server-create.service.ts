@@ -1,0 +1,398 @@
+import { randomInt } from 'node:crypto';
+import type { CloudDeps } from '../../app.js';
+import type { Tx } from '../../platform/db/store.js';
+import type { AuthContext } from '../../platform/http/context.js';
+import { badRequest, policyForbidden } from '../../platform/http/errors.js';
+import type { Microversion } from '../../platform/http/microversion.js';
+import { newReservationId, newUuid } from '../../platform/ids.js';
+import { nowIso } from '../../platform/time.js';
+import { visibleVolume } from '../../volume/service/attachments.service.js';
+import { createTypesService } from '../../volume/service/types.service.js';
+import type { VolumeRow } from '../../volume/store/volumes.store.js';
+import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
+import { type FlavorRow, flavorsStore } from '../store/flavors.store.js';
+import { type FlavorSnapshot, type ServerRow, serversStore } from '../store/servers.store.js';
+import {
+  type BdmSpec,
+  checkRootDeviceClash,
+  MULTI_INSTANCE_VOLUMES,
+  parseBdms,
+  rootSpec,
+  validateBdmSpecs,
+} from './bdm-validation.js';
+import { validateBody } from './request-schema.js';
+import { availableZones, computeHostExists } from './scheduler.js';
+import { serverCreateSchema } from './server-schemas.js';
+import { POWER, VM } from './server-states.js';
+import { cinderCaller, reserveVolumeForServer } from './volume-attach.service.js';
+
+/**
+ * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
+ * `_provision_instances`), checks in Nova's order: schema, min/max count, availability zone and
+ * host policies, block device syntax, imageRef, networks, flavor, zone availability, the image
+ * or boot volume (bootable), base options, `_check_and_transform_bdm` (the multi-create rule,
+ * relaxed at 2.105 for multiattach volumes), then per instance `_validate_bdm` and the Cinder
+ * reserve. Every server, mapping and reservation of one request is written in one transaction;
+ * the builds then run on the emulated hosts.
+ */
+
+export const FORCED_HOST_RULE = 'os_compute_api:servers:create:forced_host';
+export const REQUESTED_DESTINATION_RULE = 'compute:servers:create:requested_destination';
+
+export interface CreatedServers {
+  servers: ServerRow[];
+  reservationId: string;
+  returnReservationId: boolean;
+  adminPass: string;
+  securityGroups: { name: string }[];
+}
+
+/** What the build needs that the server row does not hold: where the request pinned it. */
+export interface Placement {
+  forcedHost: string | null;
+  forcedNode: string | null;
+  requestedHost: string | null;
+  requestedNode: string | null;
+}
+
+/** Nova's `utils.generate_password` default: 12 characters, no look-alikes. */
+function generatePassword(): string {
+  const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  let out = '';
+  for (let i = 0; i < 12; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** `utils.sanitize_hostname`. */
+export function sanitizeHostname(name: string): string {
+  let h = [...name].filter((c) => (c.codePointAt(0) ?? 0) <= 0xff).join('');
+  h = h.slice(0, 63);
+  h = h.replace(/[ _.]/g, '-');
+  h = h.replace(/[^\w.-]+/gu, '');
+  h = h.toLowerCase();
+  h = h.replace(/^[.-]+|[.-]+$/g, '');
+  return h;
+}
+
+export function flavorSnapshot(f: FlavorRow): FlavorSnapshot {
+  let extraSpecs: Record<string, string> = {};
+  try {
+    extraSpecs = JSON.parse(f.extra_specs) as Record<string, string>;
+  } catch {
+    extraSpecs = {};
+  }
+  return {
+    id: f.id,
+    name: f.name,
+    vcpus: f.vcpus,
+    ram: f.ram,
+    disk: f.disk,
+    ephemeral: f.ephemeral,
+    swap: f.swap,
+    extra_specs: extraSpecs,
+  };
+}
+
+/** `parse_availability_zone`: `zone`, `zone:host`, `zone:host:node` or `zone::node`. */
+function parseAvailabilityZone(az: string | null): {
+  zone: string | null;
+  host: string | null;
+  node: string | null;
+} {
+  if (!az?.includes(':')) return { zone: az || null, host: null, node: null };
+  const parts = az.split(':');
+  if (parts.length === 2) return { zone: parts[0] || null, host: parts[1] || null, node: null };
+  if (parts.length === 3) return { zone: parts[0] || null, host: parts[1] || null, node: parts[2] || null };
+  throw badRequest('Invalid input received: Unable to parse availability_zone');
+}
+
+const intOf = (v: unknown, fallback: number) =>
+  v === undefined || v === null ? fallback : Number.parseInt(String(v), 10);
+
+const invalidBdmVolume = (id: string) =>
+  badRequest(`Block Device Mapping is Invalid: failed to get volume ${id}.`);
+
+export async function createServers(
+  deps: CloudDeps,
+  auth: AuthContext,
+  version: Microversion,
+  body: unknown,
+): Promise<{ created: CreatedServers; placement: Placement }> {
+  validateBody(serverCreateSchema(version), body);
+  const root = body as Record<string, unknown>;
+  const s = root.server as Record<string, unknown>;
+  const name = s.name as string;
+  const description = version.atLeast('2.19') ? ((s.description as string | null | undefined) ?? null) : name;
+  const requestedHostname = version.atLeast('2.90') ? ((s.hostname as string | undefined) ?? null) : null;
+  const securityGroups = Array.isArray(s.security_groups)
+    ? [...new Set((s.security_groups as { name?: string }[]).flatMap((g) => (g.name ? [g.name] : [])))]
+    : ['default'];
+
+  const minCount = intOf(s.min_count, 1);
+  const maxCount = intOf(s.max_count, minCount);
+  if (minCount > maxCount) throw badRequest('min_count must be <= max_count');
+
+  const az = parseAvailabilityZone((s.availability_zone as string | undefined) ?? null);
+  if ((az.host || az.node) && !auth.isAdmin) throw policyForbidden(FORCED_HOST_RULE);
+  const requestedHost = version.atLeast('2.74') ? ((s.host as string | undefined) ?? null) : null;
+  const requestedNode = version.atLeast('2.74')
+    ? ((s.hypervisor_hostname as string | undefined) ?? null)
+    : null;
+  if (requestedHost || requestedNode) {
+    if (!auth.isAdmin) throw policyForbidden(REQUESTED_DESTINATION_RULE);
+    if (az.host || az.node) {
+      throw badRequest(
+        'One mechanism with host and/or hypervisor_hostname and another mechanism with zone:host:node are mutually exclusive.',
+      );
+    }
+  }
+
+  const { specs, given: bdmsGiven } = parseBdms(s);
+  const imageRef = typeof s.imageRef === 'string' && s.imageRef !== '' ? s.imageRef : null;
+  if (!imageRef && !bdmsGiven) throw badRequest('Missing imageRef attribute');
+
+  const flavorRow = await flavorsStore.byId(deps.store.db, String(s.flavorRef));
+  if (!flavorRow || flavorRow.disabled === 1) throw badRequest('Invalid flavorRef provided.');
+  const flavor = flavorSnapshot(flavorRow);
+
+  if (requestedHostname && maxCount > 1) {
+    throw badRequest('Unable to allocate a single hostname to multiple instances');
+  }
+  if (az.zone && !az.host && !az.node && !(await availableZones(deps.store.db)).has(az.zone)) {
+    throw badRequest('The requested availability zone is not available');
+  }
+  if (requestedHost || requestedNode) await checkRequestedDestination(deps, requestedHost, requestedNode);
+
+  const db = deps.store.db;
+  const caller = cinderCaller(auth);
+  // Image, or the boot volume (`get_bdm_image_metadata`): lookup then bootable.
+  if (imageRef) {
+    const image = await serversStore.imageById(db, imageRef);
+    if (!image) throw badRequest('Can not find requested image');
+    if (image.status !== 'active') throw badRequest(`Image ${imageRef} is not active.`);
+  } else {
+    if (Array.isArray(s.trusted_image_certificates) && s.trusted_image_certificates.length > 0) {
+      throw badRequest('Image certificate validation is not supported when booting from volume');
+    }
+    const boot = rootSpec(specs);
+    if (boot?.sourceType === 'image' && boot.sourceId) {
+      if (!(await serversStore.imageById(db, boot.sourceId))) {
+        throw badRequest(`Block Device Mapping is Invalid: failed to get image ${boot.sourceId}.`);
+      }
+    } else if (boot?.sourceType === 'snapshot' && boot.sourceId) {
+      throw badRequest(`Block Device Mapping is Invalid: failed to get snapshot ${boot.sourceId}.`);
+    } else if (boot?.sourceType === 'volume' && boot.sourceId) {
+      const volume = await visibleVolume(db, caller, boot.sourceId).catch(() => null);
+      if (!volume) throw invalidBdmVolume(boot.sourceId);
+      if (volume.bootable !== 1) throw badRequest(`Block Device ${boot.sourceId} is not bootable.`);
+    }
+  }
+
+  // Base options: no keypairs or networks exist in this cloud, so any named one is unknown.
+  if (typeof s.key_name === 'string') throw badRequest('Invalid key_name provided.');
+  if (Array.isArray(s.networks)) {
+    for (const n of s.networks as { uuid?: string; port?: string | null }[]) {
+      if (n.port) throw badRequest(`Port ${n.port} could not be found.`);
+      if (n.uuid) throw badRequest(`Network ${n.uuid} could not be found.`);
+    }
+  }
+
+  checkRootDeviceClash(specs, imageRef !== null);
+  const volumeSpecs = specs.filter((x) => !x.noDevice && x.sourceType === 'volume' && x.sourceId);
+  if ((minCount > 1 || maxCount > 1) && volumeSpecs.length > 0) {
+    // Nova blocks any existing volume here (bug 1747985); 2.105 lets a multiattach one through.
+    if (version.below('2.105')) throw badRequest(MULTI_INSTANCE_VOLUMES);
+    for (const spec of volumeSpecs) {
+      const volume = await visibleVolume(db, caller, spec.sourceId!).catch(() => null);
+      if (!volume) throw invalidBdmVolume(spec.sourceId!);
+      if (volume.multiattach !== 1) throw badRequest(MULTI_INSTANCE_VOLUMES);
+    }
+  }
+
+  // `_get_volumes_for_bdms`, then the instance-independent `_validate_bdm` checks.
+  const volumes = new Map<string, VolumeRow>();
+  const seen = new Set<string>();
+  for (const spec of volumeSpecs) {
+    // One server cannot map a volume twice (Nova's reserve of the second copy fails).
+    if (seen.has(spec.sourceId!))
+      throw badRequest(`Invalid volume: volume ${spec.sourceId} already attached`);
+    seen.add(spec.sourceId!);
+  }
+  await validateBdmSpecs(specs, flavor, async (spec) => {
+    if (!spec.sourceId) return;
+    if (spec.sourceType === 'image') {
+      if (!(await serversStore.imageById(db, spec.sourceId))) {
+        throw badRequest(`Block Device Mapping is Invalid: failed to get image ${spec.sourceId}.`);
+      }
+    } else if (spec.sourceType === 'snapshot') {
+      throw badRequest(`Block Device Mapping is Invalid: failed to get snapshot ${spec.sourceId}.`);
+    } else {
+      const volume = await visibleVolume(db, caller, spec.sourceId).catch(() => null);
+      if (!volume) throw invalidBdmVolume(spec.sourceId);
+      volumes.set(volume.id, volume);
+    }
+  });
+  if (specs.some((x) => x.volumeType)) await checkVolumeTypes(deps, auth, specs);
+
+  const count = maxCount;
+  const reservationId = newReservationId();
+  const adminPass = typeof s.adminPass === 'string' ? s.adminPass : generatePassword();
+  const now = nowIso();
+  const servers = await deps.store.transaction(async (tx) => {
+    const rows: ServerRow[] = [];
+    for (let index = 0; index < count; index++) {
+      const id = newUuid();
+      const displayName = count > 1 ? `${name}-${index + 1}` : name;
+      const defaultName = `Server-${id}`;
+      const hostname =
+        requestedHostname ??
+        (count > 1 && sanitizeHostname(name) === ''
+          ? defaultName
+          : sanitizeHostname(displayName) || defaultName);
+      const row: ServerRow = {
+        id,
+        project_id: auth.projectId ?? '',
+        user_id: auth.userId,
+        name: displayName,
+        hostname,
+        description,
+        vm_state: VM.building,
+        task_state: 'scheduling',
+        power_state: POWER.nostate,
+        host: null,
+        node: null,
+        availability_zone: az.zone,
+        requested_availability_zone: az.zone,
+        flavor_id: flavor.id,
+        flavor: JSON.stringify(flavor),
+        old_flavor: null,
+        image_id: imageRef,
+        reservation_id: reservationId,
+        launch_index: index,
+        key_name: null,
+        metadata: JSON.stringify(s.metadata ?? {}),
+        tags: JSON.stringify(version.atLeast('2.52') && Array.isArray(s.tags) ? s.tags : []),
+        security_groups: JSON.stringify(securityGroups),
+        config_drive: s.config_drive !== undefined && boolFromValue(s.config_drive) ? 'True' : '',
+        locked: 0,
+        locked_reason: null,
+        fault: null,
+        created_at: now,
+        updated_at: now,
+        launched_at: null,
+        terminated_at: null,
+        deleted: 0,
+      };
+      await serversStore.insert(tx, row);
+      await insertMappings(deps, tx, auth, version, row, specs);
+      rows.push(row);
+    }
+    return rows;
+  });
+  return {
+    created: {
+      servers,
+      reservationId,
+      // Nova tests the raw value: the string "false" is truthy too.
+      returnReservationId: Boolean(s.return_reservation_id),
+      adminPass,
+      securityGroups: securityGroups.map((g) => ({ name: g })),
+    },
+    placement: { forcedHost: az.host, forcedNode: az.node, requestedHost, requestedNode },
+  };
+}
+
+function boolFromValue(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  return ['1', 't', 'true', 'on', 'y', 'yes'].includes(String(v).trim().toLowerCase());
+}
+
+/** 2.74 `_validate_host_or_node`. */
+async function checkRequestedDestination(
+  deps: CloudDeps,
+  host: string | null,
+  node: string | null,
+): Promise<void> {
+  if (!(await computeHostExists(deps.store.db, host, node))) {
+    throw badRequest(`Compute host ${host ?? node} could not be found.`);
+  }
+}
+
+/** `_validate_volume_type_by_name_or_id`, against the types the user's Cinder token sees. */
+async function checkVolumeTypes(
+  deps: CloudDeps,
+  auth: AuthContext,
+  specs: readonly BdmSpec[],
+): Promise<void> {
+  const types = createTypesService(deps.store);
+  for (const s of specs) {
+    if (!s.volumeType) continue;
+    const found = await types.byNameOrId(cinderCaller(auth), s.volumeType).catch(() => null);
+    if (!found) throw badRequest(`Volume type ${s.volumeType} could not be found.`);
+  }
+}
+
+/**
+ * One instance's mappings: existing volumes are reserved in Cinder now (the attach engineer's
+ * rules: 2.60 gate, reserve statuses); image and blank volumes are created on the host during
+ * the build, so they are recorded without a volume yet; local disks are recorded as they are.
+ */
+async function insertMappings(
+  deps: CloudDeps,
+  tx: Tx,
+  auth: AuthContext,
+  version: Microversion,
+  server: ServerRow,
+  specs: readonly BdmSpec[],
+): Promise<void> {
+  for (const spec of specs) {
+    if (spec.noDevice) continue;
+    if (spec.sourceType === 'volume' && spec.sourceId) {
+      await reserveVolumeForServer(deps, tx, auth, {
+        server,
+        volumeId: spec.sourceId,
+        bootIndex: spec.bootIndex,
+        sourceType: spec.sourceType,
+        destinationType: spec.destinationType,
+        deviceName: spec.deviceName,
+        tag: spec.tag,
+        deleteOnTermination: spec.deleteOnTermination,
+        attachMode: spec.attachMode,
+        volumeType: spec.volumeType,
+        diskBus: spec.diskBus,
+        deviceType: spec.deviceType,
+        guestFormat: spec.guestFormat,
+        version,
+        duringCreate: true,
+      });
+      continue;
+    }
+    const row: BdmRow = {
+      uuid: newUuid(),
+      server_id: server.id,
+      source_type: spec.sourceType,
+      destination_type: spec.destinationType,
+      volume_id: null,
+      image_id: spec.sourceType === 'image' ? spec.sourceId : null,
+      attachment_id: null,
+      boot_index: spec.bootIndex,
+      device_name: spec.deviceName
+        ? spec.deviceName.startsWith('/dev/')
+          ? spec.deviceName
+          : `/dev/${spec.deviceName}`
+        : null,
+      device_type: spec.deviceType ?? 'disk',
+      disk_bus: spec.diskBus,
+      guest_format: spec.guestFormat,
+      volume_size: spec.volumeSize,
+      volume_type: spec.volumeType,
+      delete_on_termination: spec.deleteOnTermination ? 1 : 0,
+      tag: spec.tag,
+      attach_mode: spec.destinationType === 'volume' ? (spec.attachMode ?? 'rw') : null,
+      connection_info: null,
+      created_at: nowIso(),
+      updated_at: null,
+    };
+    await bdmsStore.insert(tx, row);
+  }
+}

@@ -1,0 +1,475 @@
+import type { CloudDeps } from '../../app.js';
+import type { Tx } from '../../platform/db/store.js';
+import { nowIso } from '../../platform/time.js';
+import { volumesStore } from '../../volume/store/volumes.store.js';
+import { bdmsStore } from '../store/bdms.store.js';
+import {
+  type FlavorSnapshot,
+  type ResizeSource,
+  type ServerRow,
+  serversStore,
+} from '../store/servers.store.js';
+import { parseJson } from '../views/server.view.js';
+import type { Placement } from './server-create.service.js';
+import { NO_VALID_HOST, type ScheduleRequest, selectHost } from './scheduler.js';
+import { POWER, VM } from './server-states.js';
+import {
+  createMappingVolume,
+  reReserveServerVolumes,
+  reserveCreatedVolume,
+  volumeCreateState,
+} from './server-volumes.js';
+import { connectServerVolumes, releaseServerVolumes } from './volume-attach.service.js';
+
+/**
+ * The emulated conductor and compute hosts: every asynchronous step of a server's life, driven
+ * by its (vm_state, task_state). Each step locks the server, checks it is still in the state the
+ * step expects (a delete may have overtaken it), moves it on and schedules the next step, so
+ * a step is safe to run twice and a restarted process resumes from the state alone
+ * (`reconcileCompute`). Sequences follow capture 199.
+ */
+
+export interface StepContext {
+  /** Where the create (or unshelve) request pinned the server; lost on a restart. */
+  placement?: Placement;
+}
+
+type Outcome = 'next' | 'wait' | 'done';
+
+/** Runs the server's next step after the backend delay. */
+export function scheduleAdvance(
+  deps: CloudDeps,
+  serverId: string,
+  ctx: StepContext = {},
+  delayMs?: number,
+): void {
+  deps.tasks.schedule('compute: server step', () => advanceServer(deps, serverId, ctx), delayMs);
+}
+
+export async function advanceServer(deps: CloudDeps, serverId: string, ctx: StepContext = {}): Promise<void> {
+  const server = await serversStore.byIdIncludingDeleted(deps.store.db, serverId);
+  if (!server || server.deleted === 1) return;
+  const step = stepFor(server);
+  if (!step) return;
+  let outcome: Outcome;
+  try {
+    outcome = await step(deps, server, ctx);
+  } catch (err) {
+    deps.logger.error({ err, serverId, task: server.task_state }, 'server step failed');
+    await markError(deps, serverId, server.task_state, err instanceof Error ? err.message : String(err));
+    return;
+  }
+  if (outcome === 'next') scheduleAdvance(deps, serverId, ctx);
+  // Waiting on another backend (a volume being created): look again shortly.
+  if (outcome === 'wait') scheduleAdvance(deps, serverId, ctx, Math.max(deps.tasks.delayMs, 5));
+}
+
+type Step = (deps: CloudDeps, server: ServerRow, ctx: StepContext) => Promise<Outcome>;
+
+function stepFor(s: ServerRow): Step | null {
+  if (s.task_state === 'deleting') return terminate;
+  if (s.vm_state === VM.deleted) return purge;
+  switch (s.task_state) {
+    case 'scheduling':
+      return s.vm_state === VM.building ? buildSchedule : null;
+    case 'block_device_mapping':
+      return s.vm_state === VM.building ? buildBlockDevices : null;
+    case 'spawning':
+      return s.vm_state === VM.building ? buildSpawn : unshelveSpawn;
+    case 'powering-off':
+      return finish('powering-off', { vm_state: VM.stopped, power_state: POWER.shutdown, task_state: null });
+    case 'powering-on':
+      return finish('powering-on', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    case 'rebooting':
+    case 'rebooting_hard':
+      return finish(s.task_state, { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    case 'shelving':
+      return shelve;
+    case 'shelving_offloading':
+      return offload;
+    case 'unshelving':
+      return unshelveSchedule;
+    case 'resize_prep':
+      return resizePrep;
+    case 'resize_migrating':
+      return resizeMigrate;
+    case 'resize_migrated':
+      return resizeMigrated;
+    case 'resize_finish':
+      return resizeFinish;
+    case 'resize_reverting':
+      return resizeRevert;
+    case null:
+      return s.vm_state === VM.resized && resizeOf(s)?.confirming ? resizeConfirm : null;
+    default:
+      return null;
+  }
+}
+
+export const resizeOf = (s: Pick<ServerRow, 'old_flavor'>) =>
+  parseJson<ResizeSource | null>(s.old_flavor, null);
+const flavorOf = (s: Pick<ServerRow, 'flavor'>) => parseJson<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
+
+/**
+ * Locks the server and applies `fn`'s changes if it is still at `task`; returns the changes
+ * made (null when the server moved on meanwhile).
+ */
+async function transition(
+  deps: CloudDeps,
+  serverId: string,
+  task: string | null,
+  fn: (tx: Tx, s: ServerRow) => Promise<Partial<ServerRow> | null>,
+): Promise<Partial<ServerRow> | null> {
+  return deps.store.transaction(async (tx) => {
+    const s = await serversStore.lockById(deps.store, tx, serverId);
+    if (!s || s.task_state !== task) return null;
+    const changes = await fn(tx, s);
+    if (!changes) return null;
+    await serversStore.update(tx, serverId, { ...changes, updated_at: nowIso() });
+    return changes;
+  });
+}
+
+/** A one-transaction step that ends the task. */
+function finish(task: string, changes: Partial<ServerRow>): Step {
+  return async (deps, server) => {
+    await transition(deps, server.id, task, async () => changes);
+    return 'done';
+  };
+}
+
+function faultJson(message: string, details: string): string {
+  return JSON.stringify({ code: 500, message, details, created: nowIso() });
+}
+
+/** A step that blew up: the server ends in ERROR with the error as its fault (Nova's wrap). */
+async function markError(
+  deps: CloudDeps,
+  serverId: string,
+  task: string | null,
+  message: string,
+): Promise<void> {
+  await transition(deps, serverId, task, async () => ({
+    vm_state: VM.error,
+    task_state: null,
+    fault: faultJson(message, `Traceback (most recent call last):\n  ...\n${message}\n`),
+  }));
+}
+
+// --- Scheduling ----------------------------------------------------------------------------------
+
+/** The scheduler's view of a server: its flavor and what its volumes need of a host. */
+async function scheduleRequest(
+  tx: Tx,
+  s: ServerRow,
+  flavor: FlavorSnapshot,
+  opts: { placement?: Placement; ignoreHosts?: string[]; availabilityZone: string | null },
+): Promise<ScheduleRequest> {
+  const bdms = await bdmsStore.forServer(tx, s.id);
+  const volumeIds = bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []));
+  const volumes = volumeIds.length ? await volumesStore.byIds(tx, volumeIds) : [];
+  return {
+    flavor,
+    volumeBacked: s.image_id === null,
+    availabilityZone: opts.availabilityZone,
+    forcedHost: opts.placement?.forcedHost ?? null,
+    forcedNode: opts.placement?.forcedNode ?? null,
+    requestedHost: opts.placement?.requestedHost ?? null,
+    requestedNode: opts.placement?.requestedNode ?? null,
+    needsMultiattach: volumes.some((v) => v.multiattach === 1),
+    needsAttachMode: bdms.some((b) => b.attach_mode === 'ro'),
+    ignoreHosts: opts.ignoreHosts ?? [],
+  };
+}
+
+const NO_VALID_HOST_DETAILS = `Traceback (most recent call last):
+  File "/usr/lib/python3/dist-packages/nova/conductor/manager.py", line 1580, in schedule_and_build_instances
+    host_lists = self._schedule_instances(context, request_specs[0],
+  File "/usr/lib/python3/dist-packages/nova/scheduler/manager.py", line 243, in select_destinations
+    raise exception.NoValidHost(reason=reason)
+nova.exception.NoValidHost: ${NO_VALID_HOST}
+`;
+
+// --- Build ---------------------------------------------------------------------------------------
+
+/** The conductor's scheduling: a host, or ERROR with NoValidHost and the volumes let go. */
+const buildSchedule: Step = async (deps, server, ctx) => {
+  const changes = await transition(deps, server.id, 'scheduling', async (tx, s) => {
+    if (s.vm_state !== VM.building) return null;
+    await serversStore.lockScheduler(deps.store, tx);
+    const req = await scheduleRequest(tx, s, flavorOf(s), {
+      ...(ctx.placement ? { placement: ctx.placement } : {}),
+      availabilityZone: s.requested_availability_zone,
+    });
+    const host = await selectHost(tx, req);
+    if (!host) {
+      await releaseServerVolumes(deps, tx, s, { deleteOnTermination: false });
+      return { vm_state: VM.error, task_state: null, fault: faultJson(NO_VALID_HOST, NO_VALID_HOST_DETAILS) };
+    }
+    return {
+      host: host.host,
+      node: host.node,
+      availability_zone: host.zone,
+      task_state: 'block_device_mapping',
+    };
+  });
+  return changes?.task_state === 'block_device_mapping' ? 'next' : 'done';
+};
+
+/** `_build_resources`' failure: BuildAbortException, ERROR, the volumes detached. */
+async function abortBuild(deps: CloudDeps, serverId: string, reason: string): Promise<Outcome> {
+  const message = `Build of instance ${serverId} aborted: ${reason}`;
+  await transition(deps, serverId, 'block_device_mapping', async (tx, s) => {
+    await releaseServerVolumes(deps, tx, s, { deleteOnTermination: true });
+    return { vm_state: VM.error, task_state: null, fault: faultJson(message, message) };
+  });
+  return 'done';
+}
+
+/**
+ * `_prep_block_device`: create the image and blank volumes (waiting for Cinder), reserve them,
+ * then connect every volume on the host (the attach engineer's core).
+ */
+const buildBlockDevices: Step = async (deps, server) => {
+  const bdms = await bdmsStore.forServer(deps.store.db, server.id);
+  for (const b of bdms) {
+    if (
+      b.destination_type === 'volume' &&
+      !b.volume_id &&
+      (b.source_type === 'blank' || b.source_type === 'image')
+    ) {
+      await createMappingVolume(deps, server, b);
+    }
+  }
+  const fresh = await bdmsStore.forServer(deps.store.db, server.id);
+  for (const b of fresh) {
+    if (!b.volume_id || b.attachment_id) continue;
+    const state = await volumeCreateState(deps, b.volume_id);
+    if (state === 'creating') return 'wait';
+    if (state !== 'ready') {
+      return abortBuild(
+        deps,
+        server.id,
+        `Volume ${b.volume_id} did not finish being created even after we waited 0 seconds or 1 attempts. And its status is ${state}.`,
+      );
+    }
+    const ok = await transition(deps, server.id, 'block_device_mapping', async (tx, s) => {
+      await reserveCreatedVolume(deps, tx, s, b.uuid);
+      return { task_state: 'block_device_mapping' };
+    });
+    if (!ok) return 'done';
+  }
+  const current = await serversStore.byId(deps.store.db, server.id);
+  if (current?.task_state !== 'block_device_mapping') return 'done';
+  const outcomes = await connectServerVolumes(deps, server.id);
+  const failed = outcomes.find((o) => !o.ok);
+  if (failed)
+    return abortBuild(deps, server.id, failed.error ?? `Failed to attach volume ${failed.volumeId}`);
+  const moved = await transition(deps, server.id, 'block_device_mapping', async () => ({
+    task_state: 'spawning',
+  }));
+  return moved ? 'next' : 'done';
+};
+
+const buildSpawn: Step = async (deps, server) => {
+  await transition(deps, server.id, 'spawning', async (_tx, s) =>
+    s.vm_state === VM.building
+      ? { vm_state: VM.active, task_state: null, power_state: POWER.running, launched_at: nowIso() }
+      : null,
+  );
+  return 'done';
+};
+
+// --- Delete --------------------------------------------------------------------------------------
+
+/** `terminate_instance`: volumes detached (and deleted when asked), then the DELETED state (299). */
+const terminate: Step = async (deps, server) => {
+  await transition(deps, server.id, 'deleting', async (tx, s) => {
+    await releaseServerVolumes(deps, tx, s, { deleteOnTermination: true });
+    const now = nowIso();
+    return { vm_state: VM.deleted, task_state: null, power_state: POWER.nostate, terminated_at: now };
+  });
+  return 'next';
+};
+
+/** The row is soft-deleted: from now on the server is a 404. */
+const purge: Step = async (deps, server) => {
+  await deps.store.transaction(async (tx) => {
+    const s = await serversStore.lockById(deps.store, tx, server.id);
+    if (s?.vm_state === VM.deleted) await serversStore.softDelete(tx, s.id, nowIso());
+  });
+  return 'done';
+};
+
+// --- Shelve --------------------------------------------------------------------------------------
+
+const offloadedChanges = (s: ServerRow): Partial<ServerRow> => ({
+  vm_state: VM.shelvedOffloaded,
+  task_state: null,
+  power_state: POWER.shutdown,
+  host: null,
+  node: null,
+  // Offloading unpins the zone unless the user asked for one (capture 163: "").
+  availability_zone: s.requested_availability_zone,
+});
+
+/**
+ * A volume-backed server has nothing to snapshot and is offloaded at once (capture 162); an
+ * image-backed one passes through SHELVED first (shelved_offload_time 0 offloads right away).
+ */
+const shelve: Step = async (deps, server) => {
+  const changes = await transition(deps, server.id, 'shelving', async (tx, s) => {
+    if (s.image_id === null) {
+      await reReserveServerVolumes(deps, tx, s);
+      return offloadedChanges(s);
+    }
+    return { vm_state: VM.shelved, task_state: 'shelving_offloading', power_state: POWER.shutdown };
+  });
+  return changes?.task_state === 'shelving_offloading' ? 'next' : 'done';
+};
+
+const offload: Step = async (deps, server) => {
+  await transition(deps, server.id, 'shelving_offloading', async (tx, s) => {
+    await reReserveServerVolumes(deps, tx, s);
+    return offloadedChanges(s);
+  });
+  return 'done';
+};
+
+/** The conductor's unshelve: a host (or back to SHELVED_OFFLOADED when none), then spawn there. */
+const unshelveSchedule: Step = async (deps, server, ctx) => {
+  const changes = await transition(deps, server.id, 'unshelving', async (tx, s) => {
+    if (s.host) return { task_state: 'spawning' };
+    await serversStore.lockScheduler(deps.store, tx);
+    const req = await scheduleRequest(tx, s, flavorOf(s), {
+      ...(ctx.placement ? { placement: ctx.placement } : {}),
+      availabilityZone: s.requested_availability_zone,
+    });
+    const host = await selectHost(tx, req);
+    // NoValidHost on unshelve only clears the task (conductor's unshelve_instance).
+    if (!host) return { task_state: null };
+    return { host: host.host, node: host.node, availability_zone: host.zone, task_state: 'spawning' };
+  });
+  return changes?.task_state === 'spawning' ? 'next' : 'done';
+};
+
+const unshelveSpawn: Step = async (deps, server) => {
+  const outcomes = await connectServerVolumes(deps, server.id);
+  const failed = outcomes.find((o) => !o.ok);
+  await transition(deps, server.id, 'spawning', async () =>
+    failed
+      ? {
+          vm_state: VM.error,
+          task_state: null,
+          fault: faultJson(failed.error ?? 'unshelve failed', failed.error ?? ''),
+        }
+      : { vm_state: VM.active, task_state: null, power_state: POWER.running, launched_at: nowIso() },
+  );
+  return 'done';
+};
+
+// --- Resize --------------------------------------------------------------------------------------
+
+const powerFor = (vmState: string) => (vmState === VM.stopped ? POWER.shutdown : POWER.running);
+
+/** The conductor's migrate_server: another host for the new flavor, or back to where it was. */
+const resizePrep: Step = async (deps, server) => {
+  const changes = await transition(deps, server.id, 'resize_prep', async (tx, s) => {
+    const rs = resizeOf(s);
+    if (!rs) return { task_state: null };
+    await serversStore.lockScheduler(deps.store, tx);
+    const req = await scheduleRequest(tx, s, rs.newFlavor, {
+      availabilityZone: s.requested_availability_zone,
+      ignoreHosts: s.host ? [s.host] : [],
+    });
+    const host = await selectHost(tx, req);
+    // No other host (capture 183): the server is left as it was, with its old flavor.
+    if (!host) return { task_state: null, old_flavor: null };
+    const next: ResizeSource = { ...rs, dest: host };
+    return { task_state: 'resize_migrating', old_flavor: JSON.stringify(next) };
+  });
+  return changes?.task_state === 'resize_migrating' ? 'next' : 'done';
+};
+
+/** The source host lets the volumes go (reserved again) and the server moves (resize_migrated). */
+const resizeMigrate: Step = async (deps, server) => {
+  const changes = await transition(deps, server.id, 'resize_migrating', async (tx, s) => {
+    const rs = resizeOf(s);
+    if (!rs?.dest) return null;
+    await reReserveServerVolumes(deps, tx, s);
+    return {
+      host: rs.dest.host,
+      node: rs.dest.node,
+      availability_zone: rs.dest.zone,
+      task_state: 'resize_migrated',
+    };
+  });
+  return changes ? 'next' : 'done';
+};
+
+const resizeMigrated: Step = async (deps, server) => {
+  const changes = await transition(deps, server.id, 'resize_migrated', async (_tx, s) => {
+    const rs = resizeOf(s);
+    if (!rs) return null;
+    return { flavor: JSON.stringify(rs.newFlavor), flavor_id: rs.newFlavor.id, task_state: 'resize_finish' };
+  });
+  return changes ? 'next' : 'done';
+};
+
+/** finish_resize on the destination: volumes connected there, then VERIFY_RESIZE. */
+const resizeFinish: Step = async (deps, server) => {
+  const outcomes = await connectServerVolumes(deps, server.id);
+  const failed = outcomes.find((o) => !o.ok);
+  await transition(deps, server.id, 'resize_finish', async (_tx, s) => {
+    if (failed) {
+      return { vm_state: VM.error, task_state: null, fault: faultJson(failed.error ?? 'resize failed', '') };
+    }
+    const rs = resizeOf(s);
+    return {
+      vm_state: VM.resized,
+      task_state: null,
+      power_state: powerFor(rs?.vmState ?? VM.active),
+      launched_at: nowIso(),
+    };
+  });
+  return 'done';
+};
+
+/** confirm_resize: the source is cleaned up; the server returns to its old vm_state. */
+const resizeConfirm: Step = async (deps, server) => {
+  await transition(deps, server.id, null, async (_tx, s) => {
+    const rs = resizeOf(s);
+    if (s.vm_state !== VM.resized || !rs?.confirming) return null;
+    return { vm_state: rs.vmState, power_state: powerFor(rs.vmState), old_flavor: null };
+  });
+  return 'done';
+};
+
+/** revert_resize: back to the source host and the old flavor, volumes connected there again. */
+const resizeRevert: Step = async (deps, server) => {
+  const moved = await transition(deps, server.id, 'resize_reverting', async (tx, s) => {
+    const rs = resizeOf(s);
+    if (!rs) return { vm_state: VM.active, task_state: null };
+    if (rs.revertMoved) return { task_state: 'resize_reverting' };
+    await reReserveServerVolumes(deps, tx, s);
+    return {
+      host: rs.host,
+      node: rs.node,
+      availability_zone: rs.availabilityZone,
+      flavor: JSON.stringify(rs.flavor),
+      flavor_id: rs.flavor.id,
+      old_flavor: JSON.stringify({ ...rs, revertMoved: true }),
+    };
+  });
+  if (!moved || moved.task_state === null) return 'done';
+  const outcomes = await connectServerVolumes(deps, server.id);
+  const failed = outcomes.find((o) => !o.ok);
+  await transition(deps, server.id, 'resize_reverting', async (_tx, s) => {
+    const rs = resizeOf(s);
+    if (failed)
+      return { vm_state: VM.error, task_state: null, fault: faultJson(failed.error ?? 'revert failed', '') };
+    const vmState = rs?.vmState ?? VM.active;
+    return { vm_state: vmState, task_state: null, power_state: powerFor(vmState), old_flavor: null };
+  });
+  return 'done';
+};
