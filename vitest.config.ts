@@ -17,6 +17,7 @@ const projects: TestProjectInlineConfiguration[] = [
   ...(testDatabaseUrl
     ? [cloud('cloud-pg', { CLOUD_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: testDatabaseUrl })]
     : []),
+  { extends: './apps/bff/vitest.config.ts', root: './apps/bff', test: { name: 'bff' } },
   {
     root: './packages/shared',
     test: {

@@ -1,1 +1,9 @@
-export { type ApiError, apiErrorSchema } from './errors.js';
+export * from './api-paths.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './launch.js';
+export * from './preflight.js';
+export * from './servers.js';
+export * from './session.js';
+export * from './topology.js';
+export * from './volumes.js';

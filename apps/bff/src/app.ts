@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type ErrorRequestHandler, type Express, Router } from 'express';
+import helmet from 'helmet';
+import type { BffConfig } from './config.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { authService } from './features/auth/auth.service.js';
+import { OpenStackFault, toApiError } from './openstack/fault.js';
+import { keystoneClient } from './openstack/keystone-client.js';
+import { ApiError, errorHandler, notFound } from './platform/errors.js';
+import type { Logger } from './platform/logger.js';
+import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
+import type { SessionStore } from './platform/session-store.js';
+
+export interface BffDeps {
+  config: BffConfig;
+  logger: Logger;
+  sessions: SessionStore;
+}
+
+/** Builds the BFF. It never listens: main.ts and the tests do. */
+export function createBffApp(deps: BffDeps): Express {
+  const { config, logger, sessions } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+    }),
+  );
+
+  const keystone = keystoneClient(config.authUrl);
+  const auth = authService(config, keystone, sessions);
+
+  const api = Router();
+  api.use(express.json({ limit: '256kb' }));
+  api.use(cookieParser());
+  api.use(loadSession(sessions));
+  api.use(requireCsrf);
+  api.get('/api/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+  api.use(authRoutes(config, auth));
+  api.use('/api', () => {
+    throw notFound('There is no such API path.');
+  });
+  app.use(api);
+
+  // The single-page app, with a fallback so client-side routes load on refresh.
+  const index = join(config.webDist, 'index.html');
+  if (existsSync(index)) {
+    app.use(express.static(config.webDist, { index: false, maxAge: '1h' }));
+    app.get('/{*path}', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
+  } else {
+    app.get('/{*path}', (_req, res) => {
+      res
+        .status(503)
+        .type('text/plain')
+        .send(
+          'The dashboard has not been built. Run `npm run build --workspace apps/web`, or use the API under /api.',
+        );
+    });
+  }
+
+  // OpenStack faults become the BFF's errors; an expired token ends the session cleanly.
+  const translate: ErrorRequestHandler = async (err, req, res, next) => {
+    const e = err instanceof OpenStackFault ? toApiError(err) : err;
+    if (e instanceof ApiError && e.code === 'session_expired' && req.session) {
+      await sessions.delete(req.session.id).catch(() => undefined);
+      clearSessionCookie(req, res);
+    }
+    next(e);
+  };
+  app.use(translate);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,62 @@
+import type { SessionData } from '../platform/session-store.js';
+import { callOpenStack, type OpenStackRequest } from './http.js';
+
+/**
+ * Microversions the BFF asks for, capped by what the cloud offers: multiattach needs 2.60,
+ * attachment ids in listings 2.89, attach modes and multi-create on one volume 2.105.
+ */
+export const COMPUTE = { multiattach: '2.60', attachmentIds: '2.89', enhancements: '2.105' } as const;
+export const VOLUME = { attachments: '3.27', complete: '3.44', modes: '3.54', base: '3.50' } as const;
+
+const cmp = (a: string, b: string) => {
+  const [am = 0, an = 0] = a.split('.').map(Number);
+  const [bm = 0, bn = 0] = b.split('.').map(Number);
+  return am - bm || an - bn;
+};
+const capped = (wanted: string, max: string) => (cmp(wanted, max) <= 0 ? wanted : max);
+
+type Call = <T = unknown>(
+  method: string,
+  path: string,
+  opts?: Omit<OpenStackRequest, 'method' | 'token'>,
+) => Promise<{
+  status: number;
+  headers: Headers;
+  body: T;
+}>;
+
+export interface CloudClient {
+  session: SessionData;
+  /** Nova under the session's compute endpoint; `microversion` is a bare number like '2.89'. */
+  nova: Call;
+  /** Cinder under the session's project-scoped volume endpoint. */
+  cinder: Call;
+  glance: Call;
+  /** The highest of `wanted` the cloud supports. */
+  computeVersion(wanted: string): string;
+  volumeVersion(wanted: string): string;
+}
+
+/** Every call the BFF makes to the cloud on a user's behalf goes through here. */
+export function cloudFor(session: SessionData): CloudClient {
+  const make =
+    (service: string, base: string | null, versionPrefix: string | null): Call =>
+    async (method, path, opts = {}) => {
+      if (!base) throw new Error(`no ${service} endpoint in the catalog`);
+      const mv = opts.microversion && versionPrefix ? `${versionPrefix} ${opts.microversion}` : undefined;
+      return callOpenStack(service, base + path, {
+        ...opts,
+        method,
+        token: session.token,
+        ...(mv ? { microversion: mv } : {}),
+      });
+    };
+  return {
+    session,
+    nova: make('compute', session.endpoints.compute, 'compute'),
+    cinder: make('block-storage', session.endpoints.volume, 'volume'),
+    glance: make('image', session.endpoints.image, null),
+    computeVersion: (wanted) => capped(wanted, session.capabilities.compute.maxVersion),
+    volumeVersion: (wanted) => capped(wanted, session.capabilities.volume.maxVersion),
+  };
+}

@@ -1,0 +1,70 @@
+import type { Capabilities } from '@sv/shared';
+import { callOpenStack } from './http.js';
+
+interface VersionDoc {
+  version?: { version?: string; min_version?: string };
+  versions?: { id: string; status: string; version?: string; min_version?: string }[];
+}
+
+const cmp = (a: string, b: string) => {
+  const [am = 0, an = 0] = a.split('.').map(Number);
+  const [bm = 0, bn = 0] = b.split('.').map(Number);
+  return am - bm || an - bn;
+};
+export const versionAtLeast = (version: string, wanted: string) => cmp(version, wanted) >= 0;
+
+/** Compute's range from its version document (`GET <compute endpoint>`, no token needed). */
+export async function computeRange(computeUrl: string, token: string): Promise<{ min: string; max: string }> {
+  const res = await callOpenStack<VersionDoc>('compute', `${computeUrl}/`, { token });
+  const v = res.body.version;
+  return { min: v?.min_version || '2.1', max: v?.version || '2.1' };
+}
+
+/** Cinder's range: the v3 document, found by cutting the project id off the endpoint. */
+export async function volumeRange(volumeUrl: string, token: string): Promise<{ min: string; max: string }> {
+  const v3 = volumeUrl.replace(/\/v3(\/.*)?$/, '/v3/');
+  const res = await callOpenStack<VersionDoc>('block-storage', v3, { token, allow: [300] });
+  const doc = res.body.versions?.find((v) => v.id.startsWith('v3'));
+  return { min: doc?.min_version || '3.0', max: doc?.version || '3.0' };
+}
+
+/** The topology extension is ours; a real Nova answers 404 there. */
+export async function hasTopologyExtension(computeUrl: string, token: string): Promise<boolean> {
+  const res = await callOpenStack('compute', `${computeUrl}/os-emulator-topology?server_id=none`, {
+    token,
+    allow: [400, 403, 404],
+  });
+  return res.status === 200;
+}
+
+export const ENHANCEMENTS = '2.105';
+
+export function capabilitiesFor(
+  compute: { min: string; max: string },
+  volume: { min: string; max: string },
+  topologyExtension: boolean,
+  forceSerial: boolean,
+): Capabilities {
+  const enhancements = versionAtLeast(compute.max, ENHANCEMENTS);
+  const multiattach = versionAtLeast(compute.max, '2.60');
+  const serial = forceSerial || !enhancements;
+  return {
+    compute: { minVersion: compute.min, maxVersion: compute.max },
+    volume: { minVersion: volume.min, maxVersion: volume.max },
+    multiattachEnhancements: enhancements,
+    multiattach,
+    readOnlyAttach: enhancements
+      ? { available: true, reason: null }
+      : {
+          available: false,
+          reason: `This cloud's compute API stops at ${compute.max}; read-only attachments need ${ENHANCEMENTS}.`,
+        },
+    launchStrategy: serial ? 'serial' : 'multi-create',
+    launchStrategyReason: forceSerial
+      ? 'Servers are created one by one and attached in turn (set by the dashboard configuration).'
+      : enhancements
+        ? `One request creates every server on the shared volume (compute ${ENHANCEMENTS}).`
+        : `This cloud's compute API stops at ${compute.max}, so servers are created one by one and the shared volume attached to each in turn.`,
+    topologyExtension,
+  };
+}

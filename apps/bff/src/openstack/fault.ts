@@ -1,0 +1,69 @@
+import { ApiError } from '../platform/errors.js';
+
+/** What an OpenStack service answered when it refused, before the BFF translates it. */
+export class OpenStackFault extends Error {
+  constructor(
+    readonly service: string,
+    readonly status: number,
+    message: string,
+    readonly faultName: string | null,
+    readonly requestId: string | null,
+  ) {
+    super(message);
+    this.name = 'OpenStackFault';
+  }
+}
+
+/** Reads Nova/Cinder `{"badRequest": {"code", "message"}}`, Keystone `{"error": {...}}` or webob bodies. */
+export function faultFromBody(
+  service: string,
+  status: number,
+  body: unknown,
+  requestId: string | null,
+): OpenStackFault {
+  let message = `The ${service} service answered ${status}.`;
+  let name: string | null = null;
+  if (body && typeof body === 'object') {
+    const entries = Object.entries(body as Record<string, unknown>);
+    const [key, value] = entries[0] ?? [];
+    if (entries.length === 1 && key && value && typeof value === 'object' && 'message' in value) {
+      name = key;
+      message = String((value as { message: unknown }).message);
+    } else if ('message' in body) {
+      message = String((body as { message: unknown }).message).replace(/<br \/>[\s\S]*$/, '');
+    }
+  }
+  return new OpenStackFault(service, status, message, name, requestId);
+}
+
+const CODES: Record<number, string> = {
+  400: 'cloud_rejected',
+  401: 'session_expired',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'over_limit',
+  415: 'cloud_rejected',
+};
+
+/** A fault as the web app sees it: the cloud's own message, a stable code, where it came from. */
+export function toApiError(fault: OpenStackFault): ApiError {
+  const details = {
+    service: fault.service,
+    status: fault.status,
+    fault: fault.faultName,
+    requestId: fault.requestId,
+  };
+  if (fault.status === 401)
+    return new ApiError(401, 'session_expired', 'Your session has expired. Sign in again.', details);
+  if (fault.status >= 500) {
+    return new ApiError(502, 'cloud_error', `The ${fault.service} service failed: ${fault.message}`, details);
+  }
+  return new ApiError(fault.status, CODES[fault.status] ?? 'cloud_rejected', fault.message, details);
+}
+
+export const cloudUnreachable = (url: string, cause: unknown) =>
+  new ApiError(503, 'cloud_unreachable', 'The cloud cannot be reached right now.', {
+    url,
+    cause: cause instanceof Error ? cause.message : String(cause),
+  });

@@ -1,0 +1,4 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+export const createLogger = (level: string): Logger => pino({ level, base: { service: 'bff' } });

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type TestStack } from './helpers/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+describe('sessions', () => {
+  it('signs in with Keystone, sets an HttpOnly SameSite cookie, and never returns the token', async () => {
+    const c = stack.client();
+    const res = await c.post('/api/session', { username: 'demo', password: 'demo' });
+    expect(res.status).toBe(201);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^sv_session=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(res.body.user.name).toBe('demo');
+    expect(res.body.project.name).toBe('demo');
+    expect(res.body.isAdmin).toBe(false);
+    expect(res.body.capabilities).toMatchObject({
+      multiattachEnhancements: true,
+      launchStrategy: 'multi-create',
+      topologyExtension: true,
+    });
+    expect(res.text).not.toMatch(/gAAAAA/);
+    const again = await c.get('/api/session');
+    expect(again.status).toBe(200);
+  });
+
+  it('answers a wrong password with a clear 401 and no cookie', async () => {
+    const c = stack.client();
+    const res = await c.post('/api/session', { username: 'demo', password: 'nope' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('wrong_credentials');
+    expect(c.cookie).toBeNull();
+  });
+
+  it('refuses a mutation without the CSRF token', async () => {
+    const c = await stack.signIn('demo');
+    const res = await c.request('DELETE', '/api/session', undefined, { 'X-CSRF-Token': 'wrong' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('csrf_failed');
+    expect((await c.get('/api/session')).status).toBe(200);
+  });
+
+  it('logs out, revoking the token', async () => {
+    const c = await stack.signIn('demo');
+    const session = await stack.sessions.get(decodeURIComponent(c.cookie!.split('=')[1]!));
+    expect((await c.delete('/api/session')).status).toBe(204);
+    expect((await c.get('/api/session')).status).toBe(401);
+    const check = await fetch(`${stack.cloud.url}/volume/v3/${session!.project.id}/volumes`, {
+      headers: { 'X-Auth-Token': session!.token },
+    });
+    expect(check.status).toBe(401);
+  });
+
+  it('validates the login body with the shared schema', async () => {
+    const res = await stack.client().post('/api/session', { username: '', password: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_request',
+      details: { fields: { username: 'Enter your user name' } },
+    });
+  });
+
+  it('sends a strict Content-Security-Policy', async () => {
+    const res = await stack.client().get('/api/health');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});

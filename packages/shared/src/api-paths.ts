@@ -1,0 +1,25 @@
+/** The BFF's paths, shared by its routes and the web app's fetchers. */
+export const apiPaths = {
+  session: '/api/session',
+  sessionProject: '/api/session/project',
+  capabilities: '/api/capabilities',
+  volumes: '/api/volumes',
+  volume: (id: string) => `/api/volumes/${encodeURIComponent(id)}`,
+  volumeTypes: '/api/volume-types',
+  servers: '/api/servers',
+  server: (id: string) => `/api/servers/${encodeURIComponent(id)}`,
+  serverAttachments: (id: string) => `/api/servers/${encodeURIComponent(id)}/attachments`,
+  serverAttachment: (id: string, volumeId: string) =>
+    `/api/servers/${encodeURIComponent(id)}/attachments/${encodeURIComponent(volumeId)}`,
+  flavors: '/api/flavors',
+  images: '/api/images',
+  availabilityZones: '/api/availability-zones',
+  preflightForVolume: (volumeId: string) => `/api/preflight/attach?volumeId=${encodeURIComponent(volumeId)}`,
+  preflightForServer: (serverId: string) => `/api/preflight/attach?serverId=${encodeURIComponent(serverId)}`,
+  launches: '/api/launches',
+  launchPlan: '/api/launches/plan',
+  launch: (id: string) => `/api/launches/${encodeURIComponent(id)}`,
+  topology: '/api/topology',
+  events: '/api/events',
+  openapi: '/api/openapi.json',
+} as const;

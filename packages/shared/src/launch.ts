@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { attachModeSchema } from './volumes.js';
+
+export const launchRequestSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Give the servers a name')
+      .max(60)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Letters, digits, dot, dash and underscore only'),
+    count: z.coerce.number().int().min(1, 'At least 1 server').max(200, 'At most 200 servers at once'),
+    flavorId: z.string().min(1, 'Choose a flavor'),
+    boot: z.discriminatedUnion('source', [
+      z.object({ source: z.literal('image'), imageId: z.string().min(1, 'Choose an image') }),
+      z.object({
+        source: z.literal('volume'),
+        volumeId: z.string().min(1, 'Choose a volume'),
+        mode: attachModeSchema.default('rw'),
+      }),
+    ]),
+    dataVolumes: z
+      .array(z.object({ volumeId: z.string().min(1), mode: attachModeSchema.default('rw') }))
+      .max(8, 'At most 8 data volumes')
+      .default([]),
+    availabilityZone: z.string().max(255).optional(),
+  })
+  .refine((r) => new Set(r.dataVolumes.map((d) => d.volumeId)).size === r.dataVolumes.length, {
+    message: 'A volume can be added only once',
+    path: ['dataVolumes'],
+  })
+  .refine(
+    (r) =>
+      r.boot.source !== 'volume' ||
+      !r.dataVolumes.some((d) => d.volumeId === (r.boot as { volumeId: string }).volumeId),
+    {
+      message: 'The boot volume cannot also be a data volume',
+      path: ['dataVolumes'],
+    },
+  );
+export type LaunchRequest = z.infer<typeof launchRequestSchema>;
+
+export const launchServerProgressSchema = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  serverId: z.string().nullable(),
+  /** pending → creating → building → attaching → active; or failed */
+  state: z.enum(['pending', 'creating', 'building', 'attaching', 'active', 'failed']),
+  status: z.string().nullable(),
+  host: z.string().nullable(),
+  attachments: z.array(
+    z.object({
+      volumeId: z.string(),
+      mode: attachModeSchema,
+      state: z.string(),
+      device: z.string().nullable(),
+    }),
+  ),
+  error: z.string().nullable(),
+});
+export type LaunchServerProgress = z.infer<typeof launchServerProgressSchema>;
+
+export const launchSchema = z.object({
+  id: z.string(),
+  strategy: z.enum(['multi-create', 'serial']),
+  /** running until every server is active or failed */
+  status: z.enum(['running', 'succeeded', 'partial', 'failed']),
+  request: launchRequestSchema,
+  reservationId: z.string().nullable(),
+  servers: z.array(launchServerProgressSchema),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  summary: z.string(),
+});
+export type Launch = z.infer<typeof launchSchema>;
+
+/** What a launch will do, shown on the wizard's review step before anything is created. */
+export const launchPlanSchema = z.object({
+  strategy: z.enum(['multi-create', 'serial']),
+  strategyReason: z.string(),
+  requests: z.array(z.string()),
+  problems: z.array(z.object({ field: z.string(), message: z.string() })),
+  ok: z.boolean(),
+});
+export type LaunchPlan = z.infer<typeof launchPlanSchema>;

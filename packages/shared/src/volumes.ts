@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+export const attachModeSchema = z.enum(['rw', 'ro']);
+export type AttachMode = z.infer<typeof attachModeSchema>;
+
+/** One server's hold on a volume, as the dashboard shows it. */
+export const attachmentSchema = z.object({
+  /** The Cinder attachment id (null for a mapping not yet reserved). */
+  attachmentId: z.string().nullable(),
+  serverId: z.string(),
+  serverName: z.string().nullable(),
+  volumeId: z.string(),
+  volumeName: z.string().nullable(),
+  device: z.string().nullable(),
+  mode: attachModeSchema,
+  /** Cinder's attach_status: reserved, attaching, attached, detaching, error_* */
+  state: z.string(),
+  /** Admins see the compute host; members see null. */
+  host: z.string().nullable(),
+  since: z.string().nullable(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+export const volumeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  sizeGb: z.number().int(),
+  status: z.string(),
+  type: z.string().nullable(),
+  shared: z.boolean(),
+  bootable: z.boolean(),
+  readonly: z.boolean(),
+  availabilityZone: z.string(),
+  projectId: z.string().nullable(),
+  createdAt: z.string(),
+  attachments: z.array(attachmentSchema),
+});
+export type Volume = z.infer<typeof volumeSchema>;
+
+export const volumeListSchema = z.object({ volumes: z.array(volumeSchema) });
+export type VolumeList = z.infer<typeof volumeListSchema>;
+
+export const createVolumeRequestSchema = z.object({
+  name: z.string().trim().min(1, 'Give the volume a name').max(255),
+  description: z.string().max(255).optional(),
+  sizeGb: z.coerce.number().int('Size must be a whole number of GB').min(1, 'At least 1 GB').max(16_384),
+  type: z.string().min(1).optional(),
+  bootable: z.boolean().default(false),
+  /** Boot image for a bootable volume. */
+  imageId: z.string().optional(),
+});
+export type CreateVolumeRequest = z.infer<typeof createVolumeRequestSchema>;
+
+export const volumeTypeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  shared: z.boolean(),
+});
+export type VolumeType = z.infer<typeof volumeTypeSchema>;
+export const volumeTypeListSchema = z.object({ types: z.array(volumeTypeSchema) });
