@@ -1,6 +1,5 @@
 import { OpenStackError } from '../platform/http/errors.js';
-import { firstSchemaError, keystoneSchemaDetail, type Schema } from './validation/json-schema.js';
-import type { PyValue } from './validation/py-repr.js';
+import { keystoneSchemaDetail, type Schema } from './validation/json-schema.js';
 
 /** Keystone's exception texts (keystone/exception.py), each with its HTTP status. */
 
@@ -58,8 +57,8 @@ export const MALFORMED_BODY = expectingToFind('valid JSON', 'request body').mess
 
 /** Keystone's `validation.lazy_validate`: the first jsonschema error, as SchemaValidationError. */
 export function validateSchema(schema: Schema, value: unknown): void {
-  const err = firstSchemaError(value as PyValue, schema);
-  if (err) throw new OpenStackError(400, keystoneSchemaDetail(err));
+  const detail = keystoneSchemaDetail(schema, value);
+  if (detail !== null) throw new OpenStackError(400, detail);
 }
 
 /** ResourceDeleteForbidden / ResourceUpdateForbidden for resources with the `immutable` option. */

@@ -1,7 +1,14 @@
 import type { Microversion } from '../../platform/http/microversion.js';
 import { ENHANCEMENTS_VERSION } from '../index.js';
-import { type JsonSchema, validateBody, validateQuery } from '../service/request-schema.js';
-import { BOOLEAN_STRINGS } from '../service/server-schemas.js';
+import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
+import {
+  type JsonSchema,
+  MAX_LIMIT,
+  multiParams,
+  NON_NEGATIVE_INTEGER,
+  validateBody,
+  validateQuery,
+} from '../service/request-schema.js';
 
 /**
  * The os-volume_attachments request schemas (nova/api/openstack/compute/schemas/volumes.py,
@@ -15,11 +22,11 @@ const device: JsonSchema = {
   pattern: '(^/dev/x{0,1}[a-z]{0,1}d{0,1})([a-z]+)[0-9]*$',
 };
 const tag: JsonSchema = { type: 'string', minLength: 1, maxLength: 60, pattern: '^[^,/]*$' };
-const boolean: JsonSchema = { type: ['boolean', 'string'], enum: BOOLEAN_STRINGS };
+const boolean: JsonSchema = { type: ['boolean', 'string'], enum: BOOLEAN_ENUM };
 /** The spec's schema for the new field. */
 const attachMode: JsonSchema = { type: 'string', enum: ['ro', 'rw'] };
 
-const TRUE_VALUES = new Set<unknown>(BOOLEAN_STRINGS.slice(0, BOOLEAN_STRINGS.indexOf(false)));
+const TRUE_VALUES = new Set<unknown>(BOOLEAN_ENUM.slice(0, BOOLEAN_ENUM.indexOf(false)));
 const toBool = (v: unknown) => TRUE_VALUES.has(v);
 
 function wrapped(properties: Record<string, JsonSchema>): JsonSchema {
@@ -87,17 +94,6 @@ export function parseUpdateBody(body: unknown, version: Microversion): UpdateBod
   return out;
 }
 
-/** Nova's `[api] max_limit`. */
-export const MAX_LIMIT = 1000;
-
-const nonNegativeInteger: JsonSchema = {
-  type: ['integer', 'string'],
-  pattern: '^[0-9]*$',
-  minimum: 0,
-  minLength: 1,
-};
-const multi = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
-
 /**
  * The index query (`index_query`, closed from 2.75), then `common.limited`: the last value of
  * each parameter wins, and a limit of 0 or none means max_limit.
@@ -108,7 +104,7 @@ export function parseListQuery(query: Record<string, unknown>, version: Microver
   validateQuery(
     {
       type: 'object',
-      properties: { limit: multi(nonNegativeInteger), offset: multi(nonNegativeInteger) },
+      properties: { limit: multiParams(NON_NEGATIVE_INTEGER), offset: multiParams(NON_NEGATIVE_INTEGER) },
       additionalProperties: version.below('2.75'),
     },
     asLists,

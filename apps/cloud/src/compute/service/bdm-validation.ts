@@ -1,4 +1,5 @@
 import { badRequest } from '../../platform/http/errors.js';
+import { boolFromString } from '../../platform/validation/parameter-types.js';
 import type { AttachMode } from './volume-attach-rules.js';
 
 /**
@@ -31,12 +32,6 @@ export interface BdmSpec {
 const bdmInvalid = (details: string) => badRequest(`Block Device Mapping is Invalid: ${details}`);
 
 export const MULTI_INSTANCE_VOLUMES = 'Cannot attach one or more volumes to multiple instances';
-
-/** oslo `strutils.bool_from_string` (not strict). */
-export function boolFromString(v: unknown): boolean {
-  if (typeof v === 'boolean') return v;
-  return ['1', 't', 'true', 'on', 'y', 'yes'].includes(String(v).trim().toLowerCase());
-}
 
 /** `block_device.strip_dev` then the letter test Nova uses for a legacy root device. */
 const stripDev = (name: string | null | undefined) => (name ?? '').replace(/^\/dev\//, '');

@@ -5,20 +5,20 @@ import { badRequest, conflict, notFound, OpenStackError } from '../../platform/h
 import type { Microversion } from '../../platform/http/microversion.js';
 import { isUuidLike } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
+import { BOOLEAN_ENUM_NO_LETTERS, boolFromString } from '../../platform/validation/parameter-types.js';
 import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
 import { type HostedServerRow, hostsStore, type NodeRow, type ServiceRow } from '../store/hosts.store.js';
 import {
-  boolFromString,
   enumParam,
+  type JsonSchema,
   lastParam,
   MAX_LIMIT,
-  NOVA_BOOLEAN_ENUM,
   nonNegativeIntParam,
-  pyRepr,
-  pyStr,
   type Query,
   rejectUnknownParams,
-} from './flavors.service.js';
+  singleValueParam,
+  validateBody,
+} from './request-schema.js';
 
 type Db = Kysely<Schema>;
 
@@ -301,32 +301,33 @@ export async function listZonesDetail(db: Db): Promise<Zone[]> {
 // os-services (nova/api/openstack/compute/services.py)
 // ---------------------------------------------------------------------------------------------
 
-const schemaFail = (field: string, value: unknown, message: string) =>
-  badRequest(`Invalid input for field/attribute ${field}. Value: ${pyStr(value)}. ${message}`);
+const serviceString: JsonSchema = { type: 'string', minLength: 1, maxLength: 255 };
+const serviceBoolean: JsonSchema = { type: ['boolean', 'string'], enum: BOOLEAN_ENUM_NO_LETTERS };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** `schemas/services.py` `service_update_v2_53`. */
+const updateSchemaV253: JsonSchema = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['enabled', 'disabled'] },
+    disabled_reason: serviceString,
+    forced_down: serviceBoolean,
+  },
+  additionalProperties: false,
+};
 
-function extraKeysError(extras: string[]): OpenStackError {
-  const verb = extras.length === 1 ? 'was' : 'were';
-  return badRequest(
-    `Additional properties are not allowed (${extras.map(pyRepr).join(', ')} ${verb} unexpected)`,
-  );
-}
-
-function checkString(field: string, v: unknown, min: number, max: number): void {
-  if (typeof v !== 'string') throw schemaFail(field, v, `${pyRepr(v)} is not of type 'string'`);
-  if (v.length < min) throw schemaFail(field, v, `${pyRepr(v)} is too short`);
-  if (v.length > max) throw schemaFail(field, v, `${pyRepr(v)} is too long`);
-}
-
-function checkBoolean(field: string, v: unknown): void {
-  if (typeof v !== 'boolean' && typeof v !== 'string') {
-    throw schemaFail(field, v, `${pyRepr(v)} is not of type 'boolean', 'string'`);
-  }
-  if (!NOVA_BOOLEAN_ENUM.includes(v))
-    throw schemaFail(field, v, `${pyRepr(v)} is not one of ${pyRepr(NOVA_BOOLEAN_ENUM)}`);
-}
+/** `service_update` (2.0) and `service_update_v211` (+ forced_down). */
+const legacyUpdateSchema = (withForce: boolean): JsonSchema => ({
+  type: 'object',
+  properties: {
+    host: serviceString,
+    binary: serviceString,
+    disabled_reason: serviceString,
+    ...(withForce ? { forced_down: serviceBoolean } : {}),
+  },
+  required: ['host', 'binary'],
+  additionalProperties: false,
+});
+const legacyUpdateSchemas = [legacyUpdateSchema(false), legacyUpdateSchema(true)] as const;
 
 export async function listServices(
   db: Db,
@@ -341,21 +342,10 @@ export async function listServices(
   return hostsStore.listServices(db, { ...(host ? { host } : {}), ...(binary ? { binary } : {}) });
 }
 
-/** The 2.53 body `{status, disabled_reason, forced_down}`, checked as its jsonschema would. */
+/** The 2.53 body `{status, disabled_reason, forced_down}`. */
 export function parseServiceUpdateV253(body: unknown): Record<string, unknown> {
-  if (!isObject(body)) throw badRequest(`${pyRepr(body ?? null)} is not of type 'object'`);
-  if ('status' in body) {
-    const s = body['status'];
-    if (typeof s !== 'string') throw schemaFail('status', s, `${pyRepr(s)} is not of type 'string'`);
-    if (s !== 'enabled' && s !== 'disabled') {
-      throw schemaFail('status', s, `${pyRepr(s)} is not one of ['enabled', 'disabled']`);
-    }
-  }
-  if ('disabled_reason' in body) checkString('disabled_reason', body['disabled_reason'], 1, 255);
-  if ('forced_down' in body) checkBoolean('forced_down', body['forced_down']);
-  const extras = Object.keys(body).filter((k) => !['status', 'disabled_reason', 'forced_down'].includes(k));
-  if (extras.length) throw extraKeysError(extras);
-  return body;
+  validateBody(updateSchemaV253, body);
+  return body as Record<string, unknown>;
 }
 
 const notComputeError = (binary: string) =>
@@ -402,18 +392,8 @@ export async function updateServiceV253(
 
 /** Below 2.53: `PUT /os-services/{enable|disable|disable-log-reason|force-down}` with host+binary. */
 export function parseServiceUpdateLegacy(body: unknown, version: Microversion): Record<string, unknown> {
-  if (!isObject(body)) throw badRequest(`${pyRepr(body ?? null)} is not of type 'object'`);
-  if ('host' in body) checkString('host', body['host'], 1, 255);
-  if ('binary' in body) checkString('binary', body['binary'], 1, 255);
-  if ('disabled_reason' in body) checkString('disabled_reason', body['disabled_reason'], 1, 255);
-  const withForce = version.atLeast('2.11');
-  if (withForce && 'forced_down' in body) checkBoolean('forced_down', body['forced_down']);
-  for (const req of ['host', 'binary'])
-    if (!(req in body)) throw badRequest(`${pyRepr(req)} is a required property`);
-  const allowed = ['host', 'binary', 'disabled_reason', ...(withForce ? ['forced_down'] : [])];
-  const extras = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (extras.length) throw extraKeysError(extras);
-  return body;
+  validateBody(legacyUpdateSchemas[version.atLeast('2.11') ? 1 : 0], body);
+  return body as Record<string, unknown>;
 }
 
 export interface LegacyUpdateResult {
@@ -457,7 +437,7 @@ export async function updateServiceLegacy(
     if (reason) result.disabled_reason = reason;
   } else {
     if (!('forced_down' in body)) throw badRequest('Missing forced_down field');
-    const down = boolFromString(body['forced_down']) ?? false;
+    const down = boolFromString(body['forced_down']);
     changes.forced_down = down ? 1 : 0;
     result.forced_down = down;
   }
@@ -547,10 +527,10 @@ export async function listHypervisors(
   if (v253) {
     rejectUnknownParams(query, HYPERVISOR_LIST_PARAMS_253);
     limitParam = nonNegativeIntParam(query, 'limit', true);
-    marker = enumParamFree(query, 'marker');
-    pattern = enumParamFree(query, 'hypervisor_hostname_pattern');
-    const ws = enumParam(query, 'with_servers', NOVA_BOOLEAN_ENUM, true);
-    withServers = ws !== undefined && boolFromString(ws) === true;
+    marker = singleValueParam(query, 'marker');
+    pattern = singleValueParam(query, 'hypervisor_hostname_pattern');
+    const ws = enumParam(query, 'with_servers', BOOLEAN_ENUM_NO_LETTERS, true);
+    withServers = ws !== undefined && boolFromString(ws);
   } else if (paged) {
     limitParam = nonNegativeIntParam(query, 'limit');
     marker = lastParam(query, 'marker');
@@ -583,17 +563,6 @@ export async function listHypervisors(
     links,
     withServers,
   };
-}
-
-/** A single-valued string query parameter (2.53 `single_param`). */
-function enumParamFree(q: Query, name: string): string | undefined {
-  const v = q[name];
-  if (Array.isArray(v) && v.length > 1) {
-    throw badRequest(
-      `Invalid input for query parameters ${name}. Value: ${pyRepr(v)}. ${pyRepr(v)} is too long`,
-    );
-  }
-  return lastParam(q, name);
 }
 
 /** SQL `LIKE '%pattern%'` as Nova searches hypervisor hostnames. */
@@ -633,8 +602,8 @@ export async function showHypervisor(
   let withServers = false;
   if (version.atLeast('2.53')) {
     rejectUnknownParams(query, ['with_servers']);
-    const ws = enumParam(query, 'with_servers', NOVA_BOOLEAN_ENUM, true);
-    withServers = ws !== undefined && boolFromString(ws) === true;
+    const ws = enumParam(query, 'with_servers', BOOLEAN_ENUM_NO_LETTERS, true);
+    withServers = ws !== undefined && boolFromString(ws);
   }
   authorize();
   validateHypervisorId(id, version);

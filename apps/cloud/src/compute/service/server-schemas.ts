@@ -1,4 +1,5 @@
 import type { Microversion } from '../../platform/http/microversion.js';
+import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
 import type { JsonSchema } from './request-schema.js';
 
 /**
@@ -16,35 +17,7 @@ const description: JsonSchema = {
   format: 'name_with_leading_trailing_spaces',
 };
 /** `parameter_types.boolean`: a bool or one of oslo's boolean strings. */
-export const BOOLEAN_STRINGS = [
-  true,
-  'True',
-  'TRUE',
-  'true',
-  '1',
-  'ON',
-  'On',
-  'on',
-  'YES',
-  'Yes',
-  'yes',
-  'y',
-  't',
-  false,
-  'False',
-  'FALSE',
-  'false',
-  '0',
-  'OFF',
-  'Off',
-  'off',
-  'NO',
-  'No',
-  'no',
-  'n',
-  'f',
-] as const;
-const boolean: JsonSchema = { type: ['boolean', 'string'], enum: BOOLEAN_STRINGS };
+const boolean: JsonSchema = { type: ['boolean', 'string'], enum: BOOLEAN_ENUM };
 const positiveInteger: JsonSchema = {
   type: ['integer', 'string'],
   pattern: '^[0-9]*$',

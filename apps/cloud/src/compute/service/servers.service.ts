@@ -3,6 +3,7 @@ import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
+import { boolFromString } from '../../platform/validation/parameter-types.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import {
   type ImageRow,
@@ -13,7 +14,6 @@ import {
 } from '../store/servers.store.js';
 import type { ServerExtras } from '../views/server.view.js';
 import { parseJson } from '../views/server.view.js';
-import { boolFromString } from './bdm-validation.js';
 import { scheduleAdvance } from './server-lifecycle.js';
 import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
 

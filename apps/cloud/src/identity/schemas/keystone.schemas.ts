@@ -1,3 +1,4 @@
+import type { JsonType } from '../../platform/validation/json-schema.js';
 import type { Schema } from '../validation/json-schema.js';
 
 /**
@@ -5,21 +6,23 @@ import type { Schema } from '../validation/json-schema.js';
  * client sees first, and Keystone prints them inside its 400 messages.
  */
 
+/** A schema of one type, as `validation.nullable` expects. */
+type Scalar = Schema & { type: JsonType };
+
 const boolean: Schema = { type: 'boolean', enum: [true, false] };
 const name: Schema = { type: 'string', minLength: 1, maxLength: 255, pattern: '[\\S]+' };
-const idString: Schema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9-]+$' };
-const description: Schema = { type: 'string' };
+const idString: Scalar = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9-]+$' };
+const description: Scalar = { type: 'string' };
 
 /** `validation.nullable`: adds null to the type (and to the enum, when there is one). */
-function nullable(s: Schema): Schema {
-  const out: Schema = { ...s, type: [s.type ?? null, 'null'] };
-  if (Array.isArray(s.enum)) out.enum = [...s.enum, null];
-  return out;
+function nullable(s: Scalar): Schema {
+  // Spreading keeps each key where it was: the order decides which error comes first.
+  return { ...s, type: [s.type, 'null'], ...(s.enum ? { enum: [...s.enum, null] } : {}) };
 }
 
 /** A resource options registry's schema: every option nullable, nothing else allowed. */
-function optionsSchema(options: Record<string, Schema>): Schema {
-  const properties: Schema = {};
+function optionsSchema(options: Record<string, Scalar>): Schema {
+  const properties: Record<string, Schema> = {};
   for (const [k, v] of Object.entries(options)) properties[k] = nullable(v);
   return { type: 'object', properties, additionalProperties: false };
 }
@@ -84,7 +87,7 @@ const projectTags: Schema = {
   maxItems: 80,
   uniqueItems: true,
 };
-const projectProperties: Schema = {
+const projectProperties: Record<string, Schema> = {
   description: nullable(description),
   domain_id: nullable(idString),
   enabled: boolean,
@@ -130,7 +133,7 @@ const userOptions = optionsSchema({
   multi_factor_auth_enabled: { type: 'boolean' },
 });
 
-const userProperties: Schema = {
+const userProperties: Record<string, Schema> = {
   default_project_id: nullable(idString),
   description: nullable(description),
   domain_id: idString,
@@ -184,7 +187,7 @@ export const passwordChangeSchema: Schema = {
 
 // ---- roles (keystone/assignment/schema.py) ----
 
-const roleProperties: Schema = { name, description, options: immutableOptions };
+const roleProperties: Record<string, Schema> = { name, description, options: immutableOptions };
 
 export const roleCreateSchema: Schema = {
   type: 'object',

@@ -21,7 +21,7 @@ import {
 import { callerOf as volumeCallerOf } from '../service/caller.js';
 import { volumesStore } from '../store/volumes.store.js';
 import type { ActionHandler } from './action-types.js';
-import { cinderSchema, formats, parseBody, type Schema } from './json-schema.js';
+import { cinderSchema, parseBody, type Schema } from './json-schema.js';
 
 /**
  * The legacy attach actions of `POST /volumes/{id}/action` (Cinder's `contrib/volume_actions.py`)
@@ -182,7 +182,7 @@ export function createAttachActionHandlers(deps: Deps): Record<string, ActionHan
 
 // --- Cinder's request schemas (`api/schemas/volume_actions.py`) ----------------------------------
 
-const uuid: Schema = { type: 'string', format: formats.uuid };
+const uuid: Schema = { type: 'string', format: 'uuid' };
 
 const ATTACH_SCHEMA: Schema = {
   type: 'object',
@@ -196,7 +196,7 @@ const ATTACH_SCHEMA: Schema = {
         mode: { type: 'string', enum: ['rw', 'ro'] },
       },
       required: ['mountpoint'],
-      anyOfRequired: [['instance_uuid'], ['host_name']],
+      anyOf: [{ required: ['instance_uuid'] }, { required: ['host_name'] }],
       additionalProperties: false,
     },
   },
@@ -210,7 +210,7 @@ const DETACH_SCHEMA: Schema = {
     'os-detach': {
       type: ['object', 'null'],
       // null is allowed for backward compatibility.
-      properties: { attachment_id: { type: ['string', 'null'], format: formats.uuid } },
+      properties: { attachment_id: { type: ['string', 'null'], format: 'uuid' } },
       additionalProperties: false,
     },
   },

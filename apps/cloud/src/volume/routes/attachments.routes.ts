@@ -22,7 +22,7 @@ import { callerOf as volumeCallerOf } from '../service/caller.js';
 import { parseListParams, QueryParams } from '../service/paging.js';
 import { attachmentDetail, attachmentList } from '../views/attachment.view.js';
 import { registerAttachActionDeps, rememberAttachActionDeps } from './attach-actions.js';
-import { cinderSchema, formats, parseBody, type Schema } from './json-schema.js';
+import { cinderSchema, parseBody, type Schema } from './json-schema.js';
 
 /**
  * Cinder's attachments API (`api/v3/attachments.py`), 3.27+, under /volume/v3/{project_id}.
@@ -159,7 +159,7 @@ function parseListQuery(req: Request): ListRequest {
 
 // --- Cinder's request schemas (`api/schemas/attachments.py`) ----------------------------------
 
-const uuid: Schema = { type: 'string', format: formats.uuid };
+const uuid: Schema = { type: 'string', format: 'uuid' };
 
 const CREATE_SCHEMA: Schema = {
   type: 'object',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, pyRepr, pyStr, type Schema, types } from './json-schema.js';
+import { pyRepr, pyStr } from '../../platform/validation/py-repr.js';
+import { firstError, type Schema, types } from './json-schema.js';
 
 describe('pyRepr / pyStr', () => {
   it('prints JSON values as Python does', () => {

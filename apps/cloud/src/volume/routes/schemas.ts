@@ -1,7 +1,5 @@
-import { badRequest } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
-import { MIGRATION_STATUSES, RESET_ATTACH_STATUSES, VOLUME_STATUSES } from '../service/volumes.service.js';
-import { cinderSchema, type Format, formats, pyRepr, type Schema, types } from './json-schema.js';
+import { cinderSchema, type Schema, types } from './json-schema.js';
 
 /**
  * Cinder's request schemas (cinder/api/schemas/*.py), per microversion where they change.
@@ -34,17 +32,17 @@ export interface CreateVolumeBody {
 }
 
 const volumeCreateProps: Record<string, Schema> = {
-  name: { type: ['string', 'null'], format: formats.nameNonMandatory },
-  description: { type: ['string', 'null'], format: formats.descriptionNonMandatory },
-  display_name: { type: ['string', 'null'], format: formats.nameNonMandatory },
-  display_description: { type: ['string', 'null'], format: formats.descriptionNonMandatory },
+  name: { type: ['string', 'null'], format: 'name_non_mandatory_remove_white_spaces' },
+  description: { type: ['string', 'null'], format: 'description_non_mandatory_remove_white_spaces' },
+  display_name: { type: ['string', 'null'], format: 'name_non_mandatory_remove_white_spaces' },
+  display_description: { type: ['string', 'null'], format: 'description_non_mandatory_remove_white_spaces' },
   volume_type: types.nameAllowZeroMinLength,
   metadata: types.metadataAllowsNull,
   snapshot_id: types.optionalUuid,
   source_volid: types.optionalUuid,
   consistencygroup_id: types.optionalUuid,
   size: types.volumeSize,
-  availability_zone: { type: ['string', 'null'], format: formats.availabilityZone },
+  availability_zone: { type: ['string', 'null'], format: 'availability_zone' },
   multiattach: types.optionalBoolean,
   image_id: { type: ['string', 'null'], minLength: 0, maxLength: 255 },
   imageRef: { type: ['string', 'null'], minLength: 0, maxLength: 255 },
@@ -93,16 +91,25 @@ export function volumeUpdateBody(mv: Microversion) {
   const volume: Schema = {
     type: 'object',
     properties: {
-      name: { type: ['string', 'null'], format: formats.nameNonMandatory },
-      description: { type: ['string', 'null'], format: formats.descriptionNonMandatory },
-      display_name: { type: ['string', 'null'], format: formats.nameNonMandatory },
-      display_description: { type: ['string', 'null'], format: formats.descriptionNonMandatory },
+      name: { type: ['string', 'null'], format: 'name_non_mandatory_remove_white_spaces' },
+      description: { type: ['string', 'null'], format: 'description_non_mandatory_remove_white_spaces' },
+      display_name: { type: ['string', 'null'], format: 'name_non_mandatory_remove_white_spaces' },
+      display_description: {
+        type: ['string', 'null'],
+        format: 'description_non_mandatory_remove_white_spaces',
+      },
       metadata: types.extraSpecs,
     },
     additionalProperties: false,
     ...(mv.atLeast('3.53')
       ? {
-          anyOfRequired: [['name'], ['description'], ['display_name'], ['display_description'], ['metadata']],
+          anyOf: [
+            { required: ['name'] },
+            { required: ['description'] },
+            { required: ['display_name'] },
+            { required: ['display_description'] },
+            { required: ['metadata'] },
+          ],
         }
       : {}),
   };
@@ -161,18 +168,6 @@ export const readonlyBody = cinderSchema<{ 'os-update_readonly_flag': { readonly
   }),
 );
 
-/** Cinder's status format checkers raise InvalidParameterValue: its text, without a prefix. */
-const statusFormat = (name: string, label: string, valid: readonly string[], shown: string): Format => ({
-  name,
-  check: (v) =>
-    typeof v === 'string' && v && !valid.includes(v.toLowerCase())
-      ? badRequest(`${label}: ${v} is invalid, valid statuses are: ${shown}.`)
-      : null,
-});
-
-/** Python's repr of a tuple. */
-const pyTuple = (items: readonly string[]) => `(${items.map(pyRepr).join(', ')})`;
-
 export interface ResetStatusBody {
   'os-reset_status': {
     status?: string | null;
@@ -184,38 +179,11 @@ export interface ResetStatusBody {
 export const resetStatusBody = cinderSchema<ResetStatusBody>(
   action('os-reset_status', {
     type: 'object',
-    format: {
-      name: 'validate_volume_reset_body',
-      check: (v) => {
-        const o = v as Record<string, unknown>;
-        return !o['status'] && !o['attach_status'] && !o['migration_status']
-          ? badRequest("Must specify 'status', 'attach_status' or 'migration_status' for update.")
-          : null;
-      },
-    },
+    format: 'validate_volume_reset_body',
     properties: {
-      status: {
-        type: ['string', 'null'],
-        format: statusFormat('volume_status', 'Volume status', VOLUME_STATUSES, pyTuple(VOLUME_STATUSES)),
-      },
-      attach_status: {
-        type: ['string', 'null'],
-        format: statusFormat(
-          'volume_attach_status',
-          'Volume attach status',
-          RESET_ATTACH_STATUSES,
-          pyRepr([...RESET_ATTACH_STATUSES]),
-        ),
-      },
-      migration_status: {
-        type: ['string', 'null'],
-        format: statusFormat(
-          'volume_migration_status',
-          'Volume migration status',
-          MIGRATION_STATUSES,
-          pyTuple(MIGRATION_STATUSES),
-        ),
-      },
+      status: { type: ['string', 'null'], format: 'volume_status' },
+      attach_status: { type: ['string', 'null'], format: 'volume_attach_status' },
+      migration_status: { type: ['string', 'null'], format: 'volume_migration_status' },
     },
     additionalProperties: false,
   }),

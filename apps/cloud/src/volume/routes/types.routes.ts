@@ -4,7 +4,8 @@ import { nextLink, parseListParams } from '../service/paging.js';
 import { literalEval } from '../service/py-literal.js';
 import type { TypeFilters, TypesService } from '../service/types.service.js';
 import { typeListView, typeView } from '../views/type.view.js';
-import { boolFromString, parseBody } from './json-schema.js';
+import { boolFromString } from '../../platform/validation/parameter-types.js';
+import { parseBody } from './json-schema.js';
 import { apiRoot, callerFor, param, queryOf, sendEmpty, versionFor } from './route-helpers.js';
 import { createExtraSpecsBody, createTypeBody, updateExtraSpecBody, updateTypeBody } from './schemas.js';
 

@@ -3,7 +3,8 @@ import { badRequest } from '../../platform/http/errors.js';
 import type { VolumesService } from '../service/volumes.service.js';
 import type { ActionHandler } from './action-types.js';
 import { attachActionHandlers } from './attach-actions.js';
-import { boolFromString, parseBody } from './json-schema.js';
+import { boolFromString } from '../../platform/validation/parameter-types.js';
+import { parseBody } from './json-schema.js';
 import { callerFor, param, sendEmpty, versionFor } from './route-helpers.js';
 import { extendBody, readonlyBody, resetStatusBody, retypeBody, setBootableBody } from './schemas.js';
 
