@@ -6,10 +6,21 @@ import helmet from 'helmet';
 import type { BffConfig } from './config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { authService } from './features/auth/auth.service.js';
+import { attachmentsRoutes } from './features/attachments/attachments.routes.js';
+import { catalogRoutes } from './features/catalog/catalog.routes.js';
+import { hostsRoutes } from './features/hosts/hosts.routes.js';
+import { launchRoutes } from './features/launch/launch.routes.js';
+import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { serversRoutes } from './features/servers/servers.routes.js';
+import { volumesRoutes } from './features/volumes/volumes.routes.js';
+import { preflightRoutes } from './features/preflight/preflight.routes.js';
+import { topologyRoutes } from './features/topology/topology.routes.js';
+import { eventsRoutes } from './features/events/events.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
 import { ApiError, errorHandler, notFound } from './platform/errors.js';
 import type { Logger } from './platform/logger.js';
+import { ChangeBus } from './platform/events.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
 import type { SessionStore } from './platform/session-store.js';
 
@@ -17,11 +28,14 @@ export interface BffDeps {
   config: BffConfig;
   logger: Logger;
   sessions: SessionStore;
+  /** Made by createBffApp when not given. */
+  changes?: ChangeBus;
 }
 
 /** Builds the BFF. It never listens: main.ts and the tests do. */
 export function createBffApp(deps: BffDeps): Express {
   const { config, logger, sessions } = deps;
+  const changes = deps.changes ?? new ChangeBus();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -57,6 +71,17 @@ export function createBffApp(deps: BffDeps): Express {
     res.json({ ok: true });
   });
   api.use(authRoutes(config, auth));
+  // Feature routers: one line each (features/<name>/<name>.routes.ts).
+  api.use(volumesRoutes(changes));
+  api.use(serversRoutes(changes));
+  api.use(attachmentsRoutes(changes));
+  api.use(catalogRoutes());
+  api.use(hostsRoutes());
+  api.use(launchRoutes({ config, logger, changes }));
+  api.use(openapiRoutes());
+  api.use(preflightRoutes());
+  api.use(topologyRoutes());
+  api.use(eventsRoutes(changes, { logger }));
   api.use('/api', () => {
     throw notFound('There is no such API path.');
   });

@@ -14,6 +14,7 @@ export const apiPaths = {
   flavors: '/api/flavors',
   images: '/api/images',
   availabilityZones: '/api/availability-zones',
+  hosts: '/api/hosts',
   preflightForVolume: (volumeId: string) => `/api/preflight/attach?volumeId=${encodeURIComponent(volumeId)}`,
   preflightForServer: (serverId: string) => `/api/preflight/attach?serverId=${encodeURIComponent(serverId)}`,
   launches: '/api/launches',

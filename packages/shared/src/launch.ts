@@ -83,3 +83,7 @@ export const launchPlanSchema = z.object({
   ok: z.boolean(),
 });
 export type LaunchPlan = z.infer<typeof launchPlanSchema>;
+
+/** GET /api/launches: the project's recent launches, newest first. */
+export const launchListSchema = z.object({ launches: z.array(launchSchema) });
+export type LaunchList = z.infer<typeof launchListSchema>;

@@ -25,7 +25,10 @@ export const candidateSchema = z.object({
   canAttach: z.boolean(),
   /** ro is possible too (host new enough, cloud supports modes). */
   canAttachReadOnly: z.boolean(),
+  /** Why the attach cannot happen at all (empty when canAttach). */
   reasons: z.array(refusalSchema),
+  /** Refusals that concern read-only alone (host too old for modes, cloud below 2.105). */
+  readOnlyReasons: z.array(refusalSchema).optional(),
   /** For volumes: how many attachments and in which modes already. */
   attachments: z.object({ rw: z.number(), ro: z.number() }).optional(),
   shared: z.boolean().optional(),
@@ -35,5 +38,18 @@ export type Candidate = z.infer<typeof candidateSchema>;
 export const preflightSchema = z.object({
   subject: z.object({ kind: z.enum(['volume', 'server']), id: z.string(), name: z.string() }),
   candidates: z.array(candidateSchema),
+  /** Rules the dashboard could not check for this user (e.g. host facts members cannot see); Nova still does. */
+  unchecked: z.array(refusalSchema).optional(),
 });
 export type Preflight = z.infer<typeof preflightSchema>;
+
+/** GET /api/preflight/attach: ask about one volume (?volumeId) or one server (?serverId). */
+export const preflightQuerySchema = z
+  .object({
+    volumeId: z.string().trim().min(1).max(64).optional(),
+    serverId: z.string().trim().min(1).max(64).optional(),
+  })
+  .refine((q) => (q.volumeId === undefined) !== (q.serverId === undefined), {
+    message: 'Give either volumeId or serverId',
+  });
+export type PreflightQuery = z.infer<typeof preflightQuerySchema>;

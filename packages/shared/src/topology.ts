@@ -10,6 +10,12 @@ export const topologySchema = z.object({
       name: z.string(),
       zone: z.string().nullable(),
       serverIds: z.array(z.string()),
+      /** Admins only (null when unknown or hidden): nova-compute service state and status. */
+      state: z.string().nullable().optional(),
+      status: z.string().nullable().optional(),
+      /** Admins only: whether the host's driver can share a disk, and take read-only attach modes. */
+      supportsMultiattach: z.boolean().nullable().optional(),
+      supportsAttachModes: z.boolean().nullable().optional(),
     }),
   ),
   servers: z.array(
@@ -40,6 +46,8 @@ export const topologySchema = z.object({
       state: z.string(),
       device: z.string().nullable(),
       since: z.string().nullable(),
+      /** The Cinder attachment id (null when Nova's mapping has none). */
+      attachmentId: z.string().nullable().optional(),
     }),
   ),
   risks: z.array(
@@ -48,8 +56,20 @@ export const topologySchema = z.object({
       volumeId: z.string(),
       serverIds: z.array(z.string()),
       message: z.string(),
+      /** stuck_attachment: the attachment, its state and since when it has been in it. */
+      attachmentId: z.string().nullable().optional(),
+      state: z.string().nullable().optional(),
+      since: z.string().nullable().optional(),
     }),
   ),
   generatedAt: z.string(),
 });
 export type Topology = z.infer<typeof topologySchema>;
+
+/** GET /api/topology filters; project and host are for admins (a member's host is Nova's hashed hostId). */
+export const topologyQuerySchema = z.object({
+  project: z.string().trim().min(1).max(64).optional(),
+  host: z.string().trim().min(1).max(255).optional(),
+  volume: z.string().trim().min(1).max(64).optional(),
+});
+export type TopologyQuery = z.infer<typeof topologyQuerySchema>;

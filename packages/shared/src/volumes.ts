@@ -60,3 +60,16 @@ export const volumeTypeSchema = z.object({
 });
 export type VolumeType = z.infer<typeof volumeTypeSchema>;
 export const volumeTypeListSchema = z.object({ types: z.array(volumeTypeSchema) });
+
+/** `?all=1` on lists: an admin asks for every project's resources (members are refused). */
+export const listScopeQuerySchema = z.object({
+  all: z
+    .enum(['0', '1', 'true', 'false'], { message: 'all must be 1 or 0' })
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
+export type ListScopeQuery = z.infer<typeof listScopeQuerySchema>;
+
+/** The answer to a request the cloud carries out in the background (delete, detach). */
+export const acceptedSchema = z.object({ accepted: z.literal(true) });
+export type Accepted = z.infer<typeof acceptedSchema>;

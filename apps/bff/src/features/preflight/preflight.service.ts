@@ -1,0 +1,160 @@
+import type { Candidate, Preflight, PreflightQuery, Refusal } from '@sv/shared';
+import { joinHolds } from '../../openstack/attachments.js';
+import { type CinderVolume, findVolume, listVolumeAttachments, listVolumes } from '../../openstack/cinder.js';
+import { cloudFor, type CloudClient } from '../../openstack/cloud-client.js';
+import { OpenStackFault } from '../../openstack/fault.js';
+import { findServer, listComputeHosts, listServers, type NovaServer } from '../../openstack/nova.js';
+import { notFound } from '../../platform/errors.js';
+import type { SessionData } from '../../platform/session-store.js';
+import { type CloudFacts, type HoldFacts, type HostFacts, judge } from './preflight.rules.js';
+
+export interface PreflightOptions {
+  /**
+   * Nova's `[cinder] cross_az_attach`. No API tells it, so the operator tells the dashboard
+   * (BFF_CROSS_AZ_ATTACH=false); Nova's default, true, means zones are never a reason.
+   */
+  crossAzAttach: boolean;
+}
+
+export const preflightOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): PreflightOptions => ({
+  crossAzAttach: !/^(false|0|no|off)$/i.test(env.BFF_CROSS_AZ_ATTACH?.trim() ?? ''),
+});
+
+/** Attachment states that no longer hold a volume (failed ones are ignored, as Cinder's status rule does). */
+const notHolding = (state: string) =>
+  state === 'detached' || state === 'deleted' || state.startsWith('error');
+
+/**
+ * Host facts are admin-only in Nova (os-services, os-hypervisors, our os-emulator-hosts), and the
+ * topology extension shows members hashed host ids without capabilities. So members get no host
+ * verdicts, only a note that Nova will still check the host when they attach: no guessing.
+ */
+const hostsUnchecked = (readOnly: boolean): Refusal[] => [
+  {
+    code: 'host_no_multiattach',
+    message:
+      'Compute hosts are visible to administrators only, so whether a server’s host can share disks is checked by the cloud when you attach.',
+  },
+  ...(readOnly
+    ? [
+        {
+          code: 'host_too_old_for_modes' as const,
+          message:
+            'Compute hosts are visible to administrators only, so whether a server’s host takes read-only attachments is checked by the cloud when you attach.',
+        },
+      ]
+    : []),
+];
+
+async function hostFacts(cloud: CloudClient): Promise<Map<string, HostFacts> | null> {
+  if (!cloud.session.isAdmin) return null;
+  try {
+    const hosts = await listComputeHosts(cloud);
+    return new Map(hosts.map((h) => [h.host, h]));
+  } catch (err) {
+    // A cloud whose policy keeps even admins from the host APIs: leave host checks to Nova.
+    if (err instanceof OpenStackFault && (err.status === 403 || err.status === 404)) return null;
+    throw err;
+  }
+}
+
+function cloudFacts(session: SessionData, opts: PreflightOptions): CloudFacts {
+  const c = session.capabilities;
+  return {
+    multiattach: c.multiattach,
+    readOnly: c.readOnlyAttach,
+    computeMax: c.compute.maxVersion,
+    crossAzAttach: opts.crossAzAttach,
+  };
+}
+
+/** Live holds per volume id, from Cinder's records in every state plus the volume's own list. */
+function holdsByVolume(
+  volumes: readonly CinderVolume[],
+  attachments: Awaited<ReturnType<typeof listVolumeAttachments>>,
+): Map<string, HoldFacts[]> {
+  const out = new Map<string, HoldFacts[]>();
+  for (const h of joinHolds({ cinderAttachments: attachments, volumes, withHosts: false })) {
+    if (notHolding(h.state)) continue;
+    const list = out.get(h.volumeId) ?? [];
+    list.push({ serverId: h.serverId, mode: h.mode });
+    out.set(h.volumeId, list);
+  }
+  return out;
+}
+
+/** Admins asking about another project's resource see that project's candidates. */
+const otherProject = (session: SessionData, projectId: string | null) =>
+  session.isAdmin && projectId !== null && projectId !== session.project.id ? projectId : undefined;
+
+const byName = (a: Candidate, b: Candidate) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
+
+export function preflightService(opts: PreflightOptions) {
+  async function forVolume(session: SessionData, volumeId: string): Promise<Preflight> {
+    const cloud = cloudFor(session);
+    const volume = await findVolume(cloud, volumeId);
+    if (!volume) throw notFound(`Volume ${volumeId} could not be found.`);
+    const project = otherProject(session, volume.projectId);
+    const [servers, attachments, hosts] = await Promise.all([
+      listServers(cloud, project ? { allProjects: true, projectId: project } : {}),
+      listVolumeAttachments(cloud, { volumeId: volume.id, allProjects: session.isAdmin }),
+      hostFacts(cloud),
+    ]);
+    const holds = holdsByVolume([volume], attachments).get(volume.id) ?? [];
+    const facts = cloudFacts(session, opts);
+    const candidates = servers.map((server): Candidate => {
+      const v = judge(server, volume, holds, facts, hostOf(hosts, server));
+      return { id: server.id, name: server.name, status: server.status, ...v };
+    });
+    return {
+      subject: { kind: 'volume', id: volume.id, name: volume.name },
+      candidates: candidates.sort(byName),
+      ...(hosts ? {} : { unchecked: hostsUnchecked(facts.readOnly.available) }),
+    };
+  }
+
+  async function forServer(session: SessionData, serverId: string): Promise<Preflight> {
+    const cloud = cloudFor(session);
+    const server = await findServer(cloud, serverId);
+    if (!server) throw notFound(`Server ${serverId} could not be found.`);
+    const project = otherProject(session, server.projectId);
+    const [volumes, attachments, hosts] = await Promise.all([
+      listVolumes(cloud, project ? { projectId: project } : {}),
+      listVolumeAttachments(cloud, { allProjects: session.isAdmin }),
+      hostFacts(cloud),
+    ]);
+    const holds = holdsByVolume(volumes, attachments);
+    const facts = cloudFacts(session, opts);
+    const host = hostOf(hosts, server);
+    const candidates = volumes.map((volume): Candidate => {
+      const held = holds.get(volume.id) ?? [];
+      const v = judge(server, volume, held, facts, host);
+      return {
+        id: volume.id,
+        name: volume.name,
+        status: volume.status,
+        ...v,
+        attachments: {
+          rw: held.filter((h) => h.mode === 'rw').length,
+          ro: held.filter((h) => h.mode === 'ro').length,
+        },
+        shared: volume.multiattach,
+      };
+    });
+    return {
+      subject: { kind: 'server', id: server.id, name: server.name },
+      candidates: candidates.sort(byName),
+      ...(hosts ? {} : { unchecked: hostsUnchecked(facts.readOnly.available) }),
+    };
+  }
+
+  return {
+    check(session: SessionData, q: PreflightQuery): Promise<Preflight> {
+      return q.volumeId !== undefined ? forVolume(session, q.volumeId) : forServer(session, q.serverId ?? '');
+    },
+  };
+}
+
+function hostOf(hosts: Map<string, HostFacts> | null, server: NovaServer): HostFacts | null {
+  return hosts && server.host ? (hosts.get(server.host) ?? null) : null;
+}

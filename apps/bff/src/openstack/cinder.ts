@@ -1,0 +1,297 @@
+import { type CloudClient, VOLUME } from './cloud-client.js';
+import { versionAtLeast } from './discovery.js';
+import type { AttachMode } from './nova.js';
+
+/** Cinder calls the BFF makes, turned into plain objects. Only this file knows Cinder's JSON. */
+
+export interface CinderVolumeAttachment {
+  attachmentId: string | null;
+  serverId: string;
+  device: string | null;
+  /** Admins only (Cinder blanks it for members). */
+  hostName: string | null;
+  attachedAt: string | null;
+}
+
+export interface CinderVolume {
+  id: string;
+  name: string;
+  description: string | null;
+  sizeGb: number;
+  status: string;
+  typeName: string | null;
+  multiattach: boolean;
+  bootable: boolean;
+  /** Cinder's readonly flag (admin metadata shown in `metadata.readonly`). */
+  readonly: boolean;
+  availabilityZone: string;
+  projectId: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+  /** Cinder lists only `attached` attachments here; see listVolumeAttachments for every state. */
+  attachments: CinderVolumeAttachment[];
+}
+
+export interface VolumeType {
+  id: string;
+  name: string;
+  description: string | null;
+  /** extra spec `multiattach="<is> True"`. */
+  multiattach: boolean;
+}
+
+/** One Cinder attachment record (GET /attachments/detail, 3.27+). */
+export interface CinderAttachment {
+  id: string;
+  volumeId: string;
+  serverId: string | null;
+  /** attach_status: reserved, attaching, attached, detaching, error_* */
+  status: string;
+  /** Cinder stores the string 'null' until a connector is set: that is read-write. */
+  mode: AttachMode;
+  attachedAt: string | null;
+  detachedAt: string | null;
+}
+
+export interface CreateVolumeInput {
+  name: string;
+  description?: string;
+  sizeGb: number;
+  type?: string;
+  imageId?: string;
+  availabilityZone?: string;
+}
+
+// --- Cinder's JSON (only the keys we read) ----------------------------------------------------
+
+interface RawVolume {
+  id: string;
+  name: string | null;
+  description: string | null;
+  size: number;
+  status: string;
+  volume_type: string | null;
+  multiattach?: boolean;
+  bootable?: string;
+  metadata?: Record<string, string>;
+  availability_zone: string;
+  created_at: string;
+  updated_at?: string | null;
+  'os-vol-tenant-attr:tenant_id'?: string;
+  attachments?: {
+    attachment_id?: string;
+    server_id: string;
+    device?: string | null;
+    host_name?: string | null;
+    attached_at?: string | null;
+  }[];
+}
+
+interface RawAttachment {
+  id: string;
+  status: string;
+  instance: string | null;
+  volume_id: string;
+  attach_mode?: string;
+  attached_at?: string;
+  detached_at?: string;
+}
+
+interface Link {
+  rel: string;
+  href: string;
+}
+
+const PAGE = 1000;
+
+/** Cinder prints naive UTC times (`2026-11-21T12:22:04.000000`); the web gets ISO with a zone. */
+export function cinderIso(t: string | null | undefined): string | null {
+  if (!t) return null;
+  return /[zZ]|[+-]\d\d:?\d\d$/.test(t) ? t : `${t}Z`;
+}
+
+const query = (params: Record<string, string | undefined>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+const readVersion = (cloud: CloudClient) => cloud.volumeVersion(VOLUME.base);
+
+function toVolume(v: RawVolume): CinderVolume {
+  return {
+    id: v.id,
+    name: v.name ?? '',
+    description: v.description ?? null,
+    sizeGb: v.size,
+    status: v.status,
+    typeName: v.volume_type ?? null,
+    multiattach: v.multiattach === true,
+    bootable: v.bootable === 'true',
+    readonly: v.metadata?.readonly?.toLowerCase() === 'true',
+    availabilityZone: v.availability_zone,
+    projectId: v['os-vol-tenant-attr:tenant_id'] ?? null,
+    createdAt: cinderIso(v.created_at) ?? v.created_at,
+    updatedAt: cinderIso(v.updated_at),
+    attachments: (v.attachments ?? []).map((a) => ({
+      attachmentId: a.attachment_id ?? null,
+      serverId: a.server_id,
+      device: a.device ?? null,
+      hostName: a.host_name ?? null,
+      attachedAt: cinderIso(a.attached_at),
+    })),
+  };
+}
+
+function toAttachment(a: RawAttachment): CinderAttachment {
+  return {
+    id: a.id,
+    volumeId: a.volume_id,
+    serverId: a.instance,
+    status: a.status,
+    mode: a.attach_mode === 'ro' ? 'ro' : 'rw',
+    attachedAt: cinderIso(a.attached_at),
+    detachedAt: cinderIso(a.detached_at),
+  };
+}
+
+// --- Volumes ------------------------------------------------------------------------------------
+
+/** Volumes with details; `allProjects` needs an admin token (Cinder's all_tenants). */
+export async function listVolumes(
+  cloud: CloudClient,
+  opts: { allProjects?: boolean; projectId?: string } = {},
+): Promise<CinderVolume[]> {
+  const out: CinderVolume[] = [];
+  let marker: string | undefined;
+  for (;;) {
+    const res = await cloud.cinder<{ volumes: RawVolume[]; volumes_links?: Link[] }>(
+      'GET',
+      `/volumes/detail${query({
+        all_tenants: opts.allProjects || opts.projectId ? '1' : undefined,
+        project_id: opts.projectId,
+        limit: String(PAGE),
+        marker,
+      })}`,
+      { microversion: readVersion(cloud) },
+    );
+    const page = res.body.volumes ?? [];
+    out.push(...page.map(toVolume));
+    const next = res.body.volumes_links?.some((l) => l.rel === 'next');
+    const last = page.at(-1);
+    if (!next || !last) return out;
+    marker = last.id;
+  }
+}
+
+/** One volume; Cinder's 404 (with its message) when it does not exist or is another project's. */
+export async function getVolume(cloud: CloudClient, volumeId: string): Promise<CinderVolume> {
+  const res = await cloud.cinder<{ volume: RawVolume }>('GET', `/volumes/${encodeURIComponent(volumeId)}`, {
+    microversion: readVersion(cloud),
+  });
+  return toVolume(res.body.volume);
+}
+
+/** Like getVolume, but null on 404. */
+export async function findVolume(cloud: CloudClient, volumeId: string): Promise<CinderVolume | null> {
+  const res = await cloud.cinder<{ volume?: RawVolume }>('GET', `/volumes/${encodeURIComponent(volumeId)}`, {
+    microversion: readVersion(cloud),
+    allow: [404],
+  });
+  return res.status === 404 || !res.body.volume ? null : toVolume(res.body.volume);
+}
+
+/** Creates a volume (Cinder answers at once with status `creating`). */
+export async function createVolume(cloud: CloudClient, input: CreateVolumeInput): Promise<CinderVolume> {
+  const volume: Record<string, unknown> = { name: input.name, size: input.sizeGb };
+  if (input.description !== undefined) volume.description = input.description;
+  if (input.type !== undefined) volume.volume_type = input.type;
+  if (input.imageId !== undefined) volume.imageRef = input.imageId;
+  if (input.availabilityZone !== undefined) volume.availability_zone = input.availabilityZone;
+  const res = await cloud.cinder<{ volume: RawVolume }>('POST', '/volumes', {
+    body: { volume },
+    microversion: readVersion(cloud),
+  });
+  return toVolume(res.body.volume);
+}
+
+/** os-set_bootable: marks a volume as one a server may boot from. */
+export async function setVolumeBootable(
+  cloud: CloudClient,
+  volumeId: string,
+  bootable: boolean,
+): Promise<void> {
+  await cloud.cinder('POST', `/volumes/${encodeURIComponent(volumeId)}/action`, {
+    body: { 'os-set_bootable': { bootable } },
+    microversion: readVersion(cloud),
+  });
+}
+
+export async function deleteVolume(cloud: CloudClient, volumeId: string): Promise<void> {
+  await cloud.cinder('DELETE', `/volumes/${encodeURIComponent(volumeId)}`, {
+    microversion: readVersion(cloud),
+  });
+}
+
+// --- Volume types -------------------------------------------------------------------------------
+
+const isTrue = (spec: string | undefined) => !!spec && /^(<is>\s*)?true$/i.test(spec.trim());
+
+export async function listVolumeTypes(cloud: CloudClient): Promise<VolumeType[]> {
+  const res = await cloud.cinder<{
+    volume_types: {
+      id: string;
+      name: string;
+      description: string | null;
+      extra_specs?: Record<string, string>;
+    }[];
+  }>('GET', '/types', { microversion: readVersion(cloud) });
+  return (res.body.volume_types ?? []).map((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description ?? null,
+    multiattach: isTrue(t.extra_specs?.multiattach),
+  }));
+}
+
+// --- Attachments --------------------------------------------------------------------------------
+
+/** Whether the cloud has Cinder's attachments API (3.27); below it only `volume.attachments` exist. */
+export const hasAttachmentsApi = (cloud: CloudClient) =>
+  versionAtLeast(cloud.session.capabilities.volume.maxVersion, VOLUME.attachments);
+
+/**
+ * Cinder's attachment records in every state, with their modes (GET /attachments/detail at up
+ * to 3.54). Narrow by volume or server; `allProjects` needs an admin token. Empty below 3.27.
+ */
+export async function listVolumeAttachments(
+  cloud: CloudClient,
+  opts: { allProjects?: boolean; volumeId?: string; serverId?: string } = {},
+): Promise<CinderAttachment[]> {
+  if (!hasAttachmentsApi(cloud)) return [];
+  const out: CinderAttachment[] = [];
+  let marker: string | undefined;
+  for (;;) {
+    const res = await cloud.cinder<{ attachments: RawAttachment[]; attachments_links?: Link[] }>(
+      'GET',
+      `/attachments/detail${query({
+        all_tenants: opts.allProjects ? '1' : undefined,
+        volume_id: opts.volumeId,
+        instance_id: opts.serverId,
+        limit: String(PAGE),
+        marker,
+      })}`,
+      { microversion: cloud.volumeVersion(VOLUME.modes) },
+    );
+    const page = res.body.attachments ?? [];
+    out.push(...page.map(toAttachment));
+    const next = res.body.attachments_links?.some((l) => l.rel === 'next');
+    const last = page.at(-1);
+    if (!next || !last) return out;
+    marker = last.id;
+  }
+}
+
+/** The name the brief's callers may look for. */
+export const getVolumeAttachmentsDetail = listVolumeAttachments;
