@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import helmet from 'helmet';
@@ -90,6 +91,8 @@ export function createBffApp(deps: BffDeps): Express {
   // The single-page app, with a fallback so client-side routes load on refresh.
   const index = join(config.webDist, 'index.html');
   if (existsSync(index)) {
+    // Only the static app is compressed: the API stays uncompressed so the SSE stream flushes.
+    app.use(compression());
     app.use(express.static(config.webDist, { index: false, maxAge: '1h' }));
     app.get('/{*path}', (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
