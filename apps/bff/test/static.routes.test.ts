@@ -54,6 +54,7 @@ describe('the single-page app', () => {
   it('keeps unknown API paths as JSON errors, not the app', async () => {
     const res = await fetch(`${stack.bffUrl}/api/nope`);
     expect(res.status).toBe(404);
-    expect((await res.json()).error.code).toBe('not_found');
+    const body = (await res.json()) as { error: { code: string } };
+    expect(body.error.code).toBe('not_found');
   });
 });
