@@ -1,21 +1,43 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 // End-to-end journeys through the dashboard in Debian's Chromium (never `npx playwright install`).
 // scripts/test.mjs runs `npx playwright test` only when e2e/ holds a *.spec.ts file, and reads the
 // counts from the JSON report below.
+
+const root = dirname(fileURLToPath(import.meta.url));
+const CLOUD_PORT = '8790';
+const PORT = '8090';
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// A fresh database for every run. The config is evaluated again in each worker process: the first
+// evaluation (the runner, which starts the web server) picks the file and the workers inherit it. The
+// previous runs' files go then; the last one stays until the next run, to look into after a failure.
+const resultsDir = resolve(root, '.test-results');
+if (!process.env.E2E_DATABASE_URL) {
+  mkdirSync(resultsDir, { recursive: true });
+  for (const f of readdirSync(resultsDir)) {
+    if (/^e2e-\d+\.db(-wal|-shm|-journal)?$/.test(f)) rmSync(resolve(resultsDir, f), { force: true });
+  }
+  process.env.E2E_DATABASE_URL = `file:${resolve(resultsDir, `e2e-${Date.now()}.db`)}`;
+}
+
 export default defineConfig({
   testDir: './e2e',
-  timeout: 30_000,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: '.test-results/playwright.json' }]],
-  outputDir: 'test-results',
+  outputDir: 'test-results/artifacts',
   use: {
-    // The dashboard (BFF serving the web app); it lands with the dashboard issue.
-    baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080',
+    baseURL,
     browserName: 'chromium',
     headless: true,
+    viewport: { width: 1440, height: 900 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -29,10 +51,31 @@ export default defineConfig({
         '--disable-sync',
       ],
     },
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
     trace: 'off',
     screenshot: 'only-on-failure',
   },
-  // webServer: the bundled cloud and the dashboard go here with the dashboard issue, e.g.
-  // [{ command: 'npm run cloud', url: 'http://127.0.0.1:8780/identity/v3', env: { CLOUD_BACKEND_DELAY_MS: '0' },
-  //    reuseExistingServer: !process.env.CI, timeout: 60_000 }, { command: ..., url: 'http://127.0.0.1:8080/...' }],
+  // One server: the bundled cloud on 8790 and the dashboard on 8090 (never a developer's `npm start`
+  // on 8780/8080), on a new SQLite file, with the web app built from the current sources first.
+  webServer: {
+    command: 'npm run build --workspace apps/web && exec node scripts/start.mjs',
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    // start.mjs runs the cloud and the BFF in their own process groups and stops them on SIGTERM;
+    // a SIGKILL would leave them holding the ports.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      CLOUD_PORT,
+      PORT,
+      DATABASE_URL: process.env.E2E_DATABASE_URL,
+      CLOUD_BACKEND_DELAY_MS: '200',
+      LOG_LEVEL: 'warn',
+      // Every journey signs in through the UI and the API; the default 20 per 15 min is for people.
+      LOGIN_RATE_LIMIT: '1000',
+    },
+  },
 });

@@ -18,6 +18,7 @@ const projects: TestProjectInlineConfiguration[] = [
     ? [cloud('cloud-pg', { CLOUD_TEST_ENGINE: 'postgres', TEST_DATABASE_URL: testDatabaseUrl })]
     : []),
   { extends: './apps/bff/vitest.config.ts', root: './apps/bff', test: { name: 'bff' } },
+  { extends: './apps/web/vite.config.ts', root: './apps/web', test: { name: 'web' } },
   {
     root: './packages/shared',
     test: {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, Vitest, then Playwright (when e2e/ has specs). Every step runs even when an
-// earlier one fails. The last line printed is the only one CI reads: `N passed, N failed, N skipped`,
-// where typecheck and lint count as one test each and every Vitest and Playwright test counts as one.
+// `npm test`: typecheck, lint, the login page's bundle size, Vitest, then Playwright (when e2e/ has
+// specs). Every step runs even when an earlier one fails. The last line printed is the only one CI reads:
+// `N passed, N failed, N skipped`, where typecheck, lint and bundle count as one test each and every
+// Vitest and Playwright test counts as one.
 // Exit code 0 only when nothing failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -58,7 +59,18 @@ single('typecheck', run('tsc', ['-b']));
 // 2. lint (one test)
 single('lint', run('biome', ['check', '.']));
 
-// 3. vitest: one test per Vitest test, counted by scripts/vitest-summary-reporter.ts
+// 3. bundle (one test): builds the web app, then the login page's initial JavaScript must stay under
+// its gzipped budget (scripts/bundle-size.mjs)
+{
+  process.stdout.write('\n=== node scripts/bundle-size.mjs --build\n');
+  const r = spawnSync(process.execPath, [join(root, 'scripts/bundle-size.mjs'), '--build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  single('bundle', r.error ? 1 : (r.status ?? 1));
+}
+
+// 4. vitest: one test per Vitest test, counted by scripts/vitest-summary-reporter.ts
 {
   rmSync(vitestJson, { force: true });
   const code = run('vitest', ['run'], { VITEST_RESULTS_FILE: vitestJson });
@@ -76,7 +88,7 @@ single('lint', run('biome', ['check', '.']));
   }
 }
 
-// 4. playwright: only when e2e/ holds a spec; one test per Playwright test, from its JSON report
+// 5. playwright: only when e2e/ holds a spec; one test per Playwright test, from its JSON report
 if (hasSpecs(join(root, 'e2e'))) {
   rmSync(playwrightJson, { force: true });
   const code = run('playwright', ['test', '--reporter=list,json'], {

@@ -1,0 +1,51 @@
+import type { Session } from '@sv/shared';
+import { lazy, Suspense } from 'react';
+import { Route } from 'react-router';
+import { Loading } from '../components/ui/spinner';
+import { AttachVolumeDialog } from '../features/attach-volume/components/attach-volume-dialog';
+import { DetachAttachmentButton } from '../features/attach-volume/components/detach-attachment-button';
+import { ServerDetailPage } from '../features/servers/components/server-detail-page';
+import { ServersPage } from '../features/servers/components/servers-page';
+import { VolumeDetailPage } from '../features/volumes/components/volume-detail-page';
+import { VolumesPage } from '../features/volumes/components/volumes-page';
+import type { AttachmentSlots } from '../lib/attachment-slots';
+import { LaunchProgressPage } from '../features/launch/components/launch-progress-page';
+import { LaunchWizard } from '../features/launch/components/launch-wizard';
+
+// The volume and server pages show attach/detach UI owned by the attach-volume feature.
+const attachmentSlots: AttachmentSlots = {
+  AttachDialog: AttachVolumeDialog,
+  DetachButton: DetachAttachmentButton,
+};
+
+// Lazy: React Flow and elkjs stay out of the sign-in page's JavaScript.
+const TopologyPage = lazy(() => import('../features/topology/components/topology-page'));
+
+/** The signed-in pages. Each feature adds its routes here. */
+export function appRoutes(session: Session) {
+  return [
+    <Route key="volumes" path="volumes" element={<VolumesPage session={session} />} />,
+    <Route
+      key="volume"
+      path="volumes/:id"
+      element={<VolumeDetailPage session={session} slots={attachmentSlots} />}
+    />,
+    <Route key="servers" path="servers" element={<ServersPage session={session} />} />,
+    <Route
+      key="server"
+      path="servers/:id"
+      element={<ServerDetailPage session={session} slots={attachmentSlots} />}
+    />,
+    <Route key="launch" path="launch" element={<LaunchWizard session={session} />} />,
+    <Route key="launch-progress" path="launches/:id" element={<LaunchProgressPage />} />,
+    <Route
+      key="topology"
+      path="topology"
+      element={
+        <Suspense fallback={<Loading label="Loading the topology view…" />}>
+          <TopologyPage session={session} />
+        </Suspense>
+      }
+    />,
+  ];
+}

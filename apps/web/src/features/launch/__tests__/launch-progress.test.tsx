@@ -1,0 +1,119 @@
+import type { LaunchServerProgress } from '@sv/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LaunchProgressPage } from '../components/launch-progress-page';
+import { catalogRoutes, launch, mockBff, renderAt } from './helpers';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function server(index: number, over: Partial<LaunchServerProgress>): LaunchServerProgress {
+  return {
+    index,
+    name: `web-${index + 1}`,
+    serverId: `srv-${index + 1}`,
+    state: 'active',
+    status: 'ACTIVE',
+    host: null,
+    attachments: [{ volumeId: 'v-shared-data', mode: 'ro', state: 'attached', device: '/dev/vdb' }],
+    error: null,
+    ...over,
+  };
+}
+
+const renderProgress = () =>
+  renderAt('/launches/L1', <Route path="/launches/:id" element={<LaunchProgressPage />} />);
+
+describe('Launch progress view', () => {
+  it('ends a partial failure with what was created (linked) and what failed and why', async () => {
+    mockBff({
+      ...catalogRoutes(),
+      'GET /api/launches/L1': {
+        body: launch({
+          status: 'partial',
+          finishedAt: '2026-01-01T00:01:00Z',
+          summary: '2 of 4 servers active; 2 failed (No valid host was found.).',
+          servers: [
+            server(0, { host: 'compute-1' }),
+            server(1, {}),
+            server(2, {
+              state: 'failed',
+              status: 'ACTIVE',
+              error: 'Attaching volume v-shared-data failed: the compute host cannot share disks.',
+              attachments: [{ volumeId: 'v-shared-data', mode: 'ro', state: 'failed', device: null }],
+            }),
+            server(3, {
+              serverId: null,
+              state: 'failed',
+              status: null,
+              error: 'No valid host was found.',
+              attachments: [{ volumeId: 'v-shared-data', mode: 'ro', state: 'failed', device: null }],
+            }),
+          ],
+        }),
+      },
+    });
+    renderProgress();
+
+    const outcome = await screen.findByRole('alert');
+    expect(within(outcome).getByText('2 of 4 servers active; 2 failed')).toBeTruthy();
+    const created = within(outcome).getByRole('heading', { name: 'Created (3)' }).parentElement!;
+    expect(within(created).getByRole('link', { name: 'web-1' }).getAttribute('href')).toBe('/servers/srv-1');
+    expect(within(created).getByRole('link', { name: 'web-3' }).getAttribute('href')).toBe('/servers/srv-3');
+    expect(within(created).getByText(/running, without all its volumes/)).toBeTruthy();
+    const failed = within(outcome).getByRole('heading', { name: 'Failed (2)' }).parentElement!;
+    expect(within(failed).getByText(/the compute host cannot share disks/)).toBeTruthy();
+    expect(within(failed).getByText(/No valid host was found/)).toBeTruthy();
+
+    // One row per server, with host and each attachment's mode and name.
+    const table = screen.getByRole('table', { name: /Servers in this launch/ });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(4);
+    expect(within(rows[0]!).getByText('compute-1')).toBeTruthy();
+    expect(within(rows[0]!).getByText('read-only')).toBeTruthy();
+    expect(within(rows[0]!).getByText('dataset')).toBeTruthy();
+    expect(within(rows[3]!).queryByRole('link')).toBeNull();
+  });
+
+  it('polls every second while running and ends with "N of N servers active"', async () => {
+    let calls = 0;
+    const running = launch({
+      servers: [
+        server(0, {}),
+        server(1, { state: 'building', status: 'BUILD', attachments: [] }),
+        server(2, { state: 'pending', serverId: null, status: null }),
+      ],
+    });
+    const done = launch({
+      status: 'succeeded',
+      finishedAt: '2026-01-01T00:01:00Z',
+      summary: 'All 3 servers are active.',
+      servers: [server(0, {}), server(1, {}), server(2, {})],
+    });
+    mockBff({
+      ...catalogRoutes(),
+      'GET /api/launches/L1': () => {
+        calls += 1;
+        return { body: calls === 1 ? running : done };
+      },
+    });
+    renderProgress();
+
+    expect(await screen.findByText(/1 of 3 servers active/)).toBeTruthy();
+    expect(screen.getByText(/2 in progress/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('3 of 3 servers active')).toBeTruthy(), { timeout: 3000 });
+    expect(screen.getByRole('status').textContent).toContain('Each has its volume attached.');
+    // Finished: no more polling.
+    const settled = calls;
+    await new Promise((r) => setTimeout(r, 1_300));
+    expect(calls).toBe(settled);
+  });
+
+  it('says so when the launch does not exist', async () => {
+    mockBff(catalogRoutes());
+    renderProgress();
+    expect(await screen.findByText('There is no such launch in this project')).toBeTruthy();
+  });
+});

@@ -1,0 +1,286 @@
+import type { Launch, LaunchServerProgress, Volume } from '@sv/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Link, useParams } from 'react-router';
+import { Badge, type BadgeTone, ModeBadge, StatusBadge } from '../../../components/ui/badge';
+import { buttonClass } from '../../../components/ui/button';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Loading, Spinner } from '../../../components/ui/spinner';
+import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
+import { ApiRequestError } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import { useLaunch } from '../api/get-launch';
+import { useProjectVolumes } from '../api/get-launch-catalog';
+import { volumeLabel } from './launch-form';
+
+const stateTone: Record<LaunchServerProgress['state'], BadgeTone> = {
+  pending: 'slate',
+  creating: 'amber',
+  building: 'amber',
+  attaching: 'amber',
+  active: 'green',
+  failed: 'red',
+};
+
+/** What became of a server the launch created but could not finish, and what to do about it. */
+function leftover(s: LaunchServerProgress): string {
+  if (s.state === 'active') return '(active)';
+  if (s.status === 'ERROR') return '(exists in ERROR: delete it)';
+  if (s.status === 'ACTIVE') return '(running, without all its volumes: attach them by hand or delete it)';
+  return `(exists${s.status ? ` in ${s.status}` : ''}, but did not finish: check it or delete it)`;
+}
+
+const serverLink = (id: string) => `/servers/${encodeURIComponent(id)}`;
+
+/** /launches/:id: one row per server, asked for every second until the launch has finished. */
+export function LaunchProgressPage() {
+  const { id = '' } = useParams();
+  const launch = useLaunch(id);
+  const volumes = useProjectVolumes();
+  const qc = useQueryClient();
+  const status = launch.data?.status;
+  const wasRunning = useRef(false);
+
+  // When it ends, the server and volume lists elsewhere are out of date.
+  useEffect(() => {
+    if (status === 'running') wasRunning.current = true;
+    else if (status && wasRunning.current) {
+      wasRunning.current = false;
+      void qc.invalidateQueries({ queryKey: queryKeys.servers.all });
+      void qc.invalidateQueries({ queryKey: queryKeys.volumes.all });
+    }
+  }, [status, qc]);
+
+  if (launch.isPending) return <Loading label="Loading the launch…" />;
+  if (launch.isError) {
+    const missing = launch.error instanceof ApiRequestError && launch.error.status === 404;
+    return (
+      <div className="max-w-xl space-y-3">
+        <h1 className="text-2xl font-semibold text-slate-900">Launch</h1>
+        <ErrorMessage
+          title={missing ? 'There is no such launch in this project' : 'The launch could not be loaded'}
+          error={missing ? undefined : launch.error}
+          onRetry={missing ? undefined : () => launch.refetch()}
+        />
+        <Link to="/launch" className={buttonClass('secondary')}>
+          Launch servers
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <LaunchProgress
+      launch={launch.data}
+      volumes={volumes.data?.volumes ?? []}
+      stale={launch.isRefetchError}
+    />
+  );
+}
+
+export function LaunchProgress({
+  launch,
+  volumes,
+  stale,
+}: {
+  launch: Launch;
+  volumes: Volume[];
+  stale: boolean;
+}) {
+  const servers = launch.servers;
+  const n = servers.length;
+  const active = servers.filter((s) => s.state === 'active');
+  const failed = servers.filter((s) => s.state === 'failed');
+  const running = launch.status === 'running';
+  const volumeName = (id: string) => {
+    const v = volumes.find((x) => x.id === id);
+    return v ? volumeLabel(v) : id;
+  };
+  const r = launch.request;
+  const withErrors = servers.some((s) => s.error);
+  // Members never see hosts: say once why the column is empty.
+  const hostsHidden = servers.some((s) => s.status === 'ACTIVE') && servers.every((s) => s.host === null);
+  const title = r.count === 1 ? `Launch of ${r.name}` : `Launch of ${r.count} × ${r.name}`;
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
+          <p className="mt-1 text-sm text-slate-700">
+            {launch.strategy === 'multi-create'
+              ? 'One multi-create request for every server'
+              : 'Created one at a time, then attached in turn'}{' '}
+            · started {new Date(launch.startedAt).toLocaleString()}
+            {launch.finishedAt && ` · finished ${new Date(launch.finishedAt).toLocaleString()}`}
+          </p>
+        </div>
+        <Link to="/launch" className={buttonClass('secondary')}>
+          Launch more servers
+        </Link>
+      </div>
+
+      <Outcome launch={launch} active={active} failed={failed} />
+      {stale && (
+        <p className="text-sm text-amber-900">
+          The latest progress could not be fetched; showing what was known. Retrying…
+        </p>
+      )}
+
+      <Table caption={`Servers in this launch (${active.length} of ${n} active)`}>
+        <THead>
+          <Th>Server</Th>
+          <Th>Progress</Th>
+          <Th>Status</Th>
+          <Th>Host</Th>
+          <Th>Volumes</Th>
+          {withErrors && <Th>Problem</Th>}
+        </THead>
+        <TBody>
+          {servers.map((s) => (
+            <Tr key={s.index}>
+              <Td className="font-medium">
+                {s.serverId ? (
+                  <Link to={serverLink(s.serverId)} className="text-blue-800 underline">
+                    {s.name}
+                  </Link>
+                ) : (
+                  s.name
+                )}
+              </Td>
+              <Td>
+                <Badge tone={stateTone[s.state]}>
+                  {['creating', 'building', 'attaching'].includes(s.state) && <Spinner size="sm" />}
+                  {s.state}
+                </Badge>
+              </Td>
+              <Td>
+                {s.status ? <StatusBadge status={s.status} /> : <span className="text-slate-600">—</span>}
+              </Td>
+              <Td>
+                {s.host ?? (
+                  <span className="text-slate-600">
+                    —
+                    <span className="sr-only">
+                      {hostsHidden ? 'shown to administrators only' : 'not placed yet'}
+                    </span>
+                  </span>
+                )}
+              </Td>
+              <Td>
+                {s.attachments.length === 0 ? (
+                  <span className="text-slate-600">None</span>
+                ) : (
+                  <ul className="space-y-1">
+                    {s.attachments.map((a) => (
+                      <li key={a.volumeId} className="flex flex-wrap items-center gap-1.5">
+                        <ModeBadge mode={a.mode} />
+                        <span className="break-all">{volumeName(a.volumeId)}</span>
+                        <StatusBadge status={a.state} />
+                        {a.device && <span className="font-mono text-xs text-slate-700">{a.device}</span>}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Td>
+              {withErrors && <Td className="max-w-xs text-red-800">{s.error}</Td>}
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      {hostsHidden && (
+        <p className="text-sm text-slate-600">Compute hosts are shown to administrators only.</p>
+      )}
+      {running && (
+        <p className="text-sm text-slate-600">
+          This page updates every second until every server is active or failed.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The headline: live progress while running, then what came of it. */
+function Outcome({
+  launch,
+  active,
+  failed,
+}: {
+  launch: Launch;
+  active: LaunchServerProgress[];
+  failed: LaunchServerProgress[];
+}) {
+  const n = launch.servers.length;
+  const headline = `${active.length} of ${n} ${n === 1 ? 'server' : 'servers'} active`;
+  if (launch.status === 'running') {
+    const busy = n - active.length - failed.length;
+    return (
+      <div role="status" className="rounded-lg border border-blue-200 bg-blue-50 p-4 text-blue-900">
+        <p className="flex items-center gap-2 font-semibold">
+          <Spinner />
+          {headline}
+          {failed.length > 0 && `, ${failed.length} failed`}
+          {busy > 0 && `, ${busy} in progress`}
+        </p>
+        {/* The headline says it in words; the bar is for the eye. */}
+        <div aria-hidden="true" className="mt-3 flex h-2 overflow-hidden rounded-full bg-blue-100">
+          <div className="bg-green-700" style={{ width: `${(100 * active.length) / n}%` }} />
+          <div className="bg-red-700" style={{ width: `${(100 * failed.length) / n}%` }} />
+        </div>
+      </div>
+    );
+  }
+  if (launch.status === 'succeeded') {
+    const volumesEach = launch.servers[0]?.attachments.length ?? 0;
+    const took = launch.finishedAt
+      ? Math.max(0, Math.round((Date.parse(launch.finishedAt) - Date.parse(launch.startedAt)) / 1000))
+      : null;
+    return (
+      <div role="status" className="rounded-lg border border-green-300 bg-green-50 p-4 text-green-900">
+        <p className="text-lg font-semibold">{headline}</p>
+        <p className="mt-1 text-sm">
+          {volumesEach > 0 &&
+            `Each has its ${volumesEach === 1 ? 'volume' : `${volumesEach} volumes`} attached. `}
+          {took !== null && `Done in ${took} s.`}
+        </p>
+      </div>
+    );
+  }
+  // Partial or failed: what exists now (and may need cleaning up), and what failed and why.
+  const created = launch.servers.filter((s) => s.serverId);
+  return (
+    <div role="alert" className="space-y-3 rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
+      <p className="text-lg font-semibold">
+        {headline}; {failed.length} failed
+      </p>
+      <div className="grid gap-4 text-sm md:grid-cols-2">
+        <div>
+          <h2 className="font-semibold">Created ({created.length})</h2>
+          {created.length === 0 ? (
+            <p>No server was created.</p>
+          ) : (
+            <ul className="mt-1 space-y-1">
+              {created.map((s) => (
+                <li key={s.index}>
+                  <Link to={serverLink(s.serverId!)} className="font-medium text-red-950 underline">
+                    {s.name}
+                  </Link>{' '}
+                  {leftover(s)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div>
+          <h2 className="font-semibold">Failed ({failed.length})</h2>
+          <ul className="mt-1 space-y-1">
+            {failed.map((s) => (
+              <li key={s.index}>
+                <span className="font-medium">{s.name}</span>: {s.error ?? 'no reason given'}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </div>
+  );
+}

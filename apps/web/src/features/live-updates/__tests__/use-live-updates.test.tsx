@@ -1,0 +1,104 @@
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryKeys } from '../../../lib/query-keys';
+import { useLiveUpdates } from '../use-live-updates';
+import '../../../testing/dom-matchers';
+
+/** Stands in for the browser's EventSource: tests push events into it by hand. */
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  closed = false;
+  readonly listeners = new Map<string, ((e: MessageEvent | Event) => void)[]>();
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, fn: (e: MessageEvent | Event) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  close() {
+    this.closed = true;
+  }
+  emit(type: string, data?: unknown) {
+    const event =
+      data === undefined ? new Event(type) : new MessageEvent(type, { data: JSON.stringify(data) });
+    for (const fn of this.listeners.get(type) ?? []) fn(event);
+  }
+}
+
+beforeEach(() => {
+  FakeEventSource.instances = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+function Probe({ fetches }: { fetches: Record<string, number> }) {
+  useLiveUpdates({ batchMs: 0 });
+  const volumes = useQuery({
+    queryKey: queryKeys.volumes.list(false),
+    queryFn: () => {
+      fetches.volumes = (fetches.volumes ?? 0) + 1;
+      return fetches.volumes;
+    },
+  });
+  const servers = useQuery({
+    queryKey: queryKeys.servers.list(false),
+    queryFn: () => {
+      fetches.servers = (fetches.servers ?? 0) + 1;
+      return fetches.servers;
+    },
+  });
+  return <p>{`volumes ${volumes.data} servers ${servers.data}`}</p>;
+}
+
+function mount() {
+  const fetches: Record<string, number> = {};
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY } } });
+  const view = render(
+    <QueryClientProvider client={qc}>
+      <Probe fetches={fetches} />
+    </QueryClientProvider>,
+  );
+  return { fetches, view };
+}
+
+describe('useLiveUpdates', () => {
+  it('opens /api/events once and refetches what a change touches', async () => {
+    const { fetches } = mount();
+    await screen.findByText('volumes 1 servers 1');
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(FakeEventSource.instances[0]?.url).toBe('/api/events');
+
+    act(() => FakeEventSource.instances[0]?.emit('change', { kind: 'volumes', ids: ['v1'], at: 'now' }));
+    await screen.findByText('volumes 2 servers 1');
+
+    act(() => FakeEventSource.instances[0]?.emit('change', { kind: 'attachments', ids: ['v1'], at: 'now' }));
+    await screen.findByText('volumes 3 servers 2');
+    // Anything that is not a ChangeEvent is ignored.
+    act(() => FakeEventSource.instances[0]?.emit('change', { kind: 'nonsense' }));
+    expect(fetches).toEqual({ volumes: 3, servers: 2 });
+  });
+
+  it('reconnects after an error and refreshes everything it may have missed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    mount();
+    await screen.findByText('volumes 1 servers 1');
+    const first = FakeEventSource.instances[0];
+    act(() => first?.emit('error'));
+    expect(first?.closed).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    expect(FakeEventSource.instances).toHaveLength(2);
+    act(() => FakeEventSource.instances[1]?.emit('open'));
+    await waitFor(() => expect(screen.getByText('volumes 2 servers 2')).toBeInTheDocument());
+  });
+
+  it('closes the stream on unmount (sign-out)', async () => {
+    const { view } = mount();
+    await screen.findByText('volumes 1 servers 1');
+    view.unmount();
+    expect(FakeEventSource.instances[0]?.closed).toBe(true);
+  });
+});

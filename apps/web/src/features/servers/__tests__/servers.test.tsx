@@ -1,0 +1,122 @@
+import { apiPaths } from '@sv/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AttachmentSlots } from '../../../lib/attachment-slots';
+import { makeAttachment, makeServer, makeSession, mockFetch } from '../../../testing/api-mock';
+import { renderWithProviders } from '../../../testing/render';
+import { ServerDetailPage } from '../components/server-detail-page';
+import { ServersPage } from '../components/servers-page';
+import '../../../testing/dom-matchers';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+// Stand-ins for the attach-volume feature: these tests are about the server pages.
+const slots: AttachmentSlots = {
+  AttachDialog: ({ open, subject }) =>
+    open ? <div role="dialog" aria-label={`attach ${subject.kind} ${subject.id}`} /> : null,
+  DetachButton: ({ attachment }) => <button type="button">Detach {attachment.volumeName}</button>,
+};
+
+const web1 = makeServer({
+  host: 'cmp-1',
+  attachments: [
+    makeAttachment({ volumeId: 'v1', volumeName: 'dataset', mode: 'ro' }),
+    makeAttachment({
+      volumeId: 'v2',
+      volumeName: 'logs',
+      mode: 'rw',
+      attachmentId: 'a2',
+      device: '/dev/vdc',
+    }),
+  ],
+});
+const building = makeServer({ id: 'srv-2', name: 'web-2', status: 'BUILD', task: 'spawning' });
+
+describe('ServersPage', () => {
+  it('lists servers with flavor, zone and attachment count; host only for admins', async () => {
+    mockFetch({ [`GET ${apiPaths.servers}`]: { body: { servers: [web1, building] } } });
+    renderWithProviders(<ServersPage session={makeSession()} />);
+    const row = (await screen.findByRole('link', { name: 'web-1' })).closest('tr') as HTMLElement;
+    expect(row).toHaveTextContent('m1.small');
+    expect(row).toHaveTextContent('nova');
+    expect(row).toHaveTextContent('2 volumes · 1 RW, 1 RO');
+    expect(screen.queryByRole('columnheader', { name: 'Host' })).toBeNull();
+  });
+
+  it('polls while a server is building and stops when it is active', async () => {
+    let n = 0;
+    const { calls } = mockFetch({
+      [`GET ${apiPaths.servers}`]: () => {
+        n += 1;
+        return { body: { servers: [n < 2 ? building : { ...building, status: 'ACTIVE', task: null }] } };
+      },
+    });
+    renderWithProviders(<ServersPage session={makeSession()} />);
+    const row = () => (screen.getByRole('link', { name: 'web-2' }).closest('tr') as HTMLElement).textContent;
+    await screen.findByRole('link', { name: 'web-2' });
+    expect(row()).toContain('BUILD');
+    await waitFor(() => expect(row()).toContain('ACTIVE'), { timeout: 4_000 });
+    const after = calls.length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(calls.length).toBe(after);
+  });
+
+  it('shows hosts and the All projects switch to admins', async () => {
+    mockFetch({ [`GET ${apiPaths.servers}`]: { body: { servers: [web1] } } });
+    renderWithProviders(<ServersPage session={makeSession({ isAdmin: true })} />);
+    await screen.findByRole('link', { name: 'web-1' });
+    expect(screen.getByRole('columnheader', { name: 'Host' })).toBeInTheDocument();
+    expect(screen.getByText('cmp-1')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'All projects' })).toBeInTheDocument();
+  });
+});
+
+describe('ServerDetailPage', () => {
+  function show(server = web1) {
+    const mock = mockFetch({
+      [`GET ${apiPaths.server(server.id)}`]: { body: server },
+      [`DELETE ${apiPaths.server(server.id)}`]: { status: 202, body: { accepted: true } },
+    });
+    renderWithProviders(<ServerDetailPage session={makeSession()} slots={slots} />, {
+      url: `/servers/${server.id}`,
+      path: '/servers/:id',
+    });
+    return { ...mock, user: userEvent.setup() };
+  }
+
+  it('lists its attachments with mode, device and state, each detachable', async () => {
+    show();
+    const table = await screen.findByRole('table', { name: 'Volumes attached to server web-1' });
+    const row = within(table).getByRole('link', { name: 'logs' }).closest('tr') as HTMLElement;
+    expect(row).toHaveTextContent('/dev/vdc');
+    expect(row).toHaveTextContent('read-write');
+    expect(within(row).getByRole('button', { name: 'Detach logs' })).toBeInTheDocument();
+  });
+
+  it('opens the Attach dialog from the server side', async () => {
+    const { user } = show();
+    await user.click(await screen.findByRole('button', { name: 'Attach volume' }));
+    expect(screen.getByRole('dialog', { name: 'attach server srv-1' })).toBeInTheDocument();
+  });
+
+  it('disables Attach volume with the reason while the server is busy', async () => {
+    show(building);
+    const attach = await screen.findByRole('button', { name: 'Attach volume' });
+    expect(attach).toBeDisabled();
+    expect(attach).toHaveAccessibleDescription(/busy \(spawning\)/);
+  });
+
+  it('deletes the server after confirmation', async () => {
+    const { user, calls } = show();
+    await user.click(await screen.findByRole('button', { name: 'Delete server' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete server?' });
+    expect(dialog).toHaveTextContent('Its 2 attached volumes are detached');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete server' }));
+    await waitFor(() => expect(screen.getByText('Elsewhere')).toBeInTheDocument());
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
+  });
+});

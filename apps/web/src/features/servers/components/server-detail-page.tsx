@@ -1,0 +1,263 @@
+import type { Server, Session } from '@sv/shared';
+import { type ReactNode, useId, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ModeBadge, StatusBadge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { DateTime } from '../../../components/ui/date-time';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Loading } from '../../../components/ui/spinner';
+import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
+import { ApiRequestError } from '../../../lib/api-client';
+import type { AttachmentSlots } from '../../../lib/attachment-slots';
+import { useDeleteServer } from '../api/delete-server';
+import { useServer } from '../api/get-server';
+import { liveHold } from './holds';
+
+const linkClass =
+  'font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700';
+
+/** Nova attaches volumes only in these statuses (and with no task running). */
+const ATTACHABLE = new Set([
+  'ACTIVE',
+  'PAUSED',
+  'SHUTOFF',
+  'VERIFY_RESIZE',
+  'SOFT_DELETED',
+  'SHELVED',
+  'SHELVED_OFFLOADED',
+]);
+
+/** Why no volume can be attached to this server now, or null. */
+export function serverAttachBlock(s: Server): string | null {
+  if (s.task) return `The server is busy (${s.task}); wait until that finishes.`;
+  if (!ATTACHABLE.has(s.status)) return `A server that is ${s.status} cannot take volumes.`;
+  return null;
+}
+
+export function ServerDetailPage({ session, slots }: { session: Session; slots: AttachmentSlots }) {
+  const { id = '' } = useParams();
+  const server = useServer(id);
+
+  if (server.isPending) return <Loading label="Loading the server…" />;
+  if (server.isError) {
+    const missing = server.error instanceof ApiRequestError && server.error.status === 404;
+    return (
+      <div className="space-y-4">
+        <Breadcrumb name={id} />
+        {missing ? (
+          <EmptyState
+            title="This server does not exist"
+            action={
+              <Link to="/servers" className={linkClass}>
+                Back to servers
+              </Link>
+            }
+          >
+            It may have been deleted.
+          </EmptyState>
+        ) : (
+          <ErrorMessage
+            title="The server could not be loaded"
+            error={server.error}
+            onRetry={() => server.refetch()}
+          />
+        )}
+      </div>
+    );
+  }
+  return <ServerDetail server={server.data} session={session} slots={slots} />;
+}
+
+function Breadcrumb({ name }: { name: string }) {
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+      <Link to="/servers" className={linkClass}>
+        Servers
+      </Link>
+      <span aria-hidden="true" className="mx-1.5">
+        /
+      </span>
+      <span aria-current="page">{name}</span>
+    </nav>
+  );
+}
+
+function ServerDetail({
+  server: s,
+  session,
+  slots,
+}: {
+  server: Server;
+  session: Session;
+  slots: AttachmentSlots;
+}) {
+  const navigate = useNavigate();
+  const attachHint = useId();
+  const [attaching, setAttaching] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const remove = useDeleteServer();
+  const { AttachDialog, DetachButton } = slots;
+  const noAttach = serverAttachBlock(s);
+  const live = s.attachments.filter(liveHold);
+
+  return (
+    <article aria-labelledby="server-title" className="space-y-6">
+      <Breadcrumb name={s.name || s.id} />
+      <header className="flex flex-wrap items-start gap-4">
+        <div className="mr-auto min-w-0">
+          <h1 id="server-title" className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
+            <span className="break-all">{s.name || s.id}</span>
+            <StatusBadge status={s.status} />
+            {s.task && <span className="text-sm font-normal text-slate-700">{s.task}</span>}
+          </h1>
+          <p className="mt-1 font-mono text-xs text-slate-600">{s.id}</p>
+        </div>
+        <div className="flex flex-col items-end gap-1">
+          <div className="flex gap-2">
+            <Button
+              variant="primary"
+              onClick={() => setAttaching(true)}
+              disabled={noAttach !== null}
+              aria-describedby={noAttach ? attachHint : undefined}
+            >
+              Attach volume
+            </Button>
+            <Button variant="danger" onClick={() => setDeleting(true)}>
+              Delete server
+            </Button>
+          </div>
+          {noAttach && (
+            <p id={attachHint} className="max-w-md text-right text-sm text-slate-700">
+              Attach: {noAttach}
+            </p>
+          )}
+        </div>
+      </header>
+
+      <p role="status" className={notice ? 'rounded bg-green-50 p-2 text-sm text-green-900' : 'sr-only'}>
+        {notice}
+      </p>
+
+      {s.fault && (
+        <div role="note" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          <p className="font-semibold">Fault reported by the cloud</p>
+          <p>{s.fault}</p>
+        </div>
+      )}
+
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-4">
+        <Item label="Flavor">{s.flavor.name ?? s.flavor.id ?? '—'}</Item>
+        <Item label="Image">{s.image ? (s.image.name ?? s.image.id) : 'Booted from a volume'}</Item>
+        <Item label="Availability zone">{s.availabilityZone ?? '—'}</Item>
+        {session.isAdmin && <Item label="Host">{s.host ?? '—'}</Item>}
+        <Item label="Created">
+          <DateTime value={s.createdAt} />
+        </Item>
+      </dl>
+
+      <section aria-labelledby="server-attachments-title" className="space-y-2">
+        <h2 id="server-attachments-title" className="text-lg font-semibold">
+          Volumes <span className="font-normal text-slate-600">({live.length})</span>
+        </h2>
+        {s.attachments.length === 0 ? (
+          <EmptyState
+            title="No volumes attached"
+            action={noAttach ? undefined : <Button onClick={() => setAttaching(true)}>Attach volume</Button>}
+          >
+            Attach a volume read-write, or a shared volume read-only.
+          </EmptyState>
+        ) : (
+          <Table caption={`Volumes attached to server ${s.name || s.id}`}>
+            <THead>
+              <Th>Volume</Th>
+              <Th>Device</Th>
+              <Th>Mode</Th>
+              <Th>State</Th>
+              <Th>Since</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </THead>
+            <TBody>
+              {s.attachments.map((a) => (
+                <Tr key={`${a.volumeId}-${a.attachmentId ?? 'pending'}`}>
+                  <Td>
+                    <Link to={`/volumes/${encodeURIComponent(a.volumeId)}`} className={linkClass}>
+                      {a.volumeName || a.volumeId}
+                    </Link>
+                  </Td>
+                  <Td className="font-mono text-xs">{a.device ?? '—'}</Td>
+                  <Td>
+                    <ModeBadge mode={a.mode} />
+                  </Td>
+                  <Td>
+                    <StatusBadge status={a.state} />
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    <DateTime value={a.since} />
+                  </Td>
+                  <Td className="text-right">
+                    <DetachButton
+                      attachment={{ ...a, serverName: a.serverName ?? s.name }}
+                      onDetached={() =>
+                        setNotice(
+                          `Detach of ${a.volumeName || a.volumeId} requested; the list updates on its own.`,
+                        )
+                      }
+                    />
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </section>
+
+      <AttachDialog
+        open={attaching}
+        onClose={() => setAttaching(false)}
+        subject={{ kind: 'server', id: s.id, name: s.name || s.id }}
+        readOnlyAttach={session.capabilities.readOnlyAttach}
+        onAttached={(a) =>
+          setNotice(
+            `Attach of ${a.volumeName ?? a.volumeId} (${a.mode === 'ro' ? 'read-only' : 'read-write'}) requested; its state below updates on its own.`,
+          )
+        }
+      />
+      <ConfirmDialog
+        open={deleting}
+        onClose={() => {
+          setDeleting(false);
+          remove.reset();
+        }}
+        onConfirm={() => remove.mutate(s.id, { onSuccess: () => navigate('/servers', { replace: true }) })}
+        title="Delete server?"
+        confirmLabel="Delete server"
+        pending={remove.isPending}
+        error={remove.isError ? <ErrorMessage error={remove.error} /> : undefined}
+      >
+        <p>
+          Delete server <strong>{s.name || s.id}</strong>? It is shut down and removed.
+        </p>
+        {live.length > 0 && (
+          <p className="text-slate-700">
+            Its {live.length} attached volume{live.length === 1 ? ' is' : 's are'} detached; volumes set to be
+            deleted with the server are deleted too.
+          </p>
+        )}
+      </ConfirmDialog>
+    </article>
+  );
+}
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="mt-0.5 text-slate-900">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+import type { Session, Topology } from '@sv/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import TopologyPage from '../components/topology-page';
+import { createInThreadRunner, LayoutRunnerContext } from '../layout/layout-runner';
+import { sessionFixture, smallTopology } from '../testing/fixtures';
+
+// happy-dom lays nothing out: React Flow reads its canvas size from offsetWidth/offsetHeight and
+// draws nothing on a 0x0 pane, so give every element a size for these tests.
+const sized = ['offsetWidth', 'offsetHeight'] as const;
+const originals = sized.map((k) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, k));
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => 1200 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 800 });
+});
+afterAll(() => {
+  sized.forEach((k, i) => {
+    const d = originals[i];
+    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function renderPage({
+  topology = smallTopology(),
+  session = sessionFixture(),
+  url = '/topology',
+}: {
+  topology?: Topology;
+  session?: Session;
+  url?: string;
+} = {}) {
+  const fetchMock = vi.fn(
+    async (_input: RequestInfo | URL) =>
+      new Response(JSON.stringify(topology), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <LayoutRunnerContext.Provider value={() => createInThreadRunner()}>
+        <MemoryRouter initialEntries={[url]}>
+          <Routes>
+            <Route path="/topology" element={<TopologyPage session={session} />} />
+            <Route path="/servers/:id" element={<p>server detail page</p>} />
+            <Route path="/volumes/:id" element={<p>volume detail page</p>} />
+          </Routes>
+        </MemoryRouter>
+      </LayoutRunnerContext.Provider>
+    </QueryClientProvider>,
+  );
+  const urls = () => fetchMock.mock.calls.map(([input]) => String(input));
+  return { fetchMock, urls };
+}
+
+const graph = () => screen.findByRole('region', { name: /topology graph/i });
+const nodeEl = (id: string) => document.querySelector<HTMLElement>(`.react-flow__node[data-id="${id}"]`);
+
+async function waitForEdges(count: number) {
+  await waitFor(() => expect(document.querySelectorAll('.react-flow__edge')).toHaveLength(count));
+}
+
+describe('topology page', () => {
+  it('draws hosts, servers and volumes in a labelled graph region', async () => {
+    renderPage();
+    const region = await graph();
+    await waitFor(() => expect(nodeEl('server:srv-web-1')).not.toBeNull());
+    expect(within(region).getByText('compute-1')).toBeTruthy();
+    expect(within(region).getByText('Not on a host')).toBeTruthy();
+    expect(nodeEl('volume:vol-logs')?.getAttribute('aria-label')).toMatch(/^Volume logs, in-use, shared/);
+    expect(screen.getByText(/Laid out with columns/)).toBeTruthy();
+  });
+
+  it('draws read-write edges solid and read-only edges dashed, stuck ones labelled', async () => {
+    renderPage();
+    await graph();
+    await waitForEdges(5);
+    const rw = document.querySelectorAll('.react-flow__edge.sv-edge-rw path[data-mode="rw"]');
+    const ro = document.querySelectorAll('.react-flow__edge.sv-edge-ro path[data-mode="ro"]');
+    expect(ro).toHaveLength(2);
+    for (const p of ro) expect(p.getAttribute('stroke-dasharray')).toBe('8 5');
+    const solid = [...rw].filter((p) => !p.closest('.sv-edge-stuck'));
+    expect(solid).toHaveLength(2);
+    for (const p of solid) expect(p.getAttribute('stroke-dasharray')).toBeNull();
+    expect(solid[0]?.getAttribute('stroke')).not.toBe(ro[0]?.getAttribute('stroke'));
+    const stuck = document.querySelector('.react-flow__edge.sv-edge-stuck path');
+    expect(stuck?.getAttribute('data-state')).toBe('attaching');
+    expect(stuck?.getAttribute('stroke-dasharray')).toBe('1 6');
+    expect(screen.getByText('stuck: attaching')).toBeTruthy();
+    // The legend says it in words too.
+    expect(screen.getByText('Read-write (solid)')).toBeTruthy();
+    expect(screen.getByText('Read-only (dashed)')).toBeTruthy();
+  });
+
+  it('flags the volume with several writers, in the graph and the risk panel', async () => {
+    renderPage();
+    await graph();
+    await waitFor(() => expect(nodeEl('volume:vol-shared')).not.toBeNull());
+    const volume = nodeEl('volume:vol-shared');
+    if (!volume) throw new Error('no volume node');
+    expect(within(volume).getByText('2 writers')).toBeTruthy();
+    expect(volume.getAttribute('aria-label')).toContain('warning: several writers');
+
+    const risks = screen.getByRole('region', { name: /risks/i });
+    expect(within(risks).getByText('Several writers')).toBeTruthy();
+    const link = within(risks).getByRole('link', { name: 'shared-data' });
+    expect(link.getAttribute('href')).toBe('/volumes/vol-shared');
+    expect(within(risks).getByRole('link', { name: 'scratch' }).getAttribute('href')).toBe(
+      '/volumes/vol-scratch',
+    );
+    expect(within(risks).getByText(/Stuck attaching/)).toBeTruthy();
+  });
+
+  it('sends the filters to the BFF', async () => {
+    const user = userEvent.setup();
+    const { urls } = renderPage();
+    await graph();
+    expect(urls()).toEqual(['/api/topology']);
+
+    await user.selectOptions(screen.getByLabelText('Host'), 'compute-2');
+    await waitFor(() => expect(urls()).toContain('/api/topology?host=compute-2'));
+
+    await user.selectOptions(screen.getByLabelText('Volume'), 'vol-logs');
+    await waitFor(() => expect(urls()).toContain('/api/topology?host=compute-2&volume=vol-logs'));
+
+    await user.selectOptions(screen.getByLabelText('Project'), 'p-demo');
+    await waitFor(() =>
+      expect(urls()).toContain('/api/topology?project=p-demo&host=compute-2&volume=vol-logs'),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect((screen.getByLabelText('Host') as HTMLSelectElement).value).toBe(''));
+  });
+
+  it('reads filters from the URL and hides the project filter from members', async () => {
+    const { urls } = renderPage({
+      session: sessionFixture(false),
+      url: '/topology?host=abc123&volume=vol-logs',
+    });
+    await graph();
+    expect(urls()).toEqual(['/api/topology?host=abc123&volume=vol-logs']);
+    expect(screen.queryByLabelText('Project')).toBeNull();
+  });
+
+  it('lists every attachment in the table view', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await graph();
+    await user.click(screen.getByRole('button', { name: 'Table' }));
+    const table = await screen.findByRole('table', { name: /every attachment/i });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(5);
+    const text = rows.map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .slice(0, 5)
+        .map((c) => c.textContent),
+    );
+    expect(text).toContainEqual(['db-1', 'logs', 'read-only', 'attached', 'compute-2']);
+    expect(text).toContainEqual([
+      'web-1',
+      'shared-dataseveral writers',
+      'read-write',
+      'attached',
+      'compute-1',
+    ]);
+    expect(text).toContainEqual(['web-2', 'scratch', 'read-write', 'attachingstuck', 'compute-1']);
+    const web1 = within(table).getByRole('link', { name: 'web-1' });
+    expect(web1.getAttribute('href')).toBe('/servers/srv-web-1');
+
+    await user.click(screen.getByLabelText('Only risky attachments'));
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 3);
+  });
+
+  it('highlights search matches and counts them', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await graph();
+    await waitFor(() => expect(nodeEl('server:srv-web-1')).not.toBeNull());
+    await user.type(screen.getByLabelText('Find a server, volume or host'), 'web');
+    await screen.findByText('2 matches highlighted');
+    await waitFor(() => expect(nodeEl('server:srv-web-1')?.querySelector('.ring-yellow-400')).not.toBeNull());
+    expect(nodeEl('server:srv-db-1')?.querySelector('.ring-yellow-400')).toBeNull();
+  });
+
+  it('opens a server on click and a volume on Enter', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await graph();
+    await waitFor(() => expect(nodeEl('volume:vol-logs')).not.toBeNull());
+    const volume = nodeEl('volume:vol-logs');
+    volume?.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByText('volume detail page');
+  });
+
+  it('opens a server page when a server node is clicked', async () => {
+    renderPage();
+    await graph();
+    await waitFor(() => expect(nodeEl('server:srv-db-1')).not.toBeNull());
+    const server = nodeEl('server:srv-db-1');
+    if (!server) throw new Error('no server node');
+    // A plain click: user-event's mousedown has no `view` in happy-dom, which d3-zoom needs.
+    fireEvent.click(server);
+    await screen.findByText('server detail page');
+  });
+});

@@ -1,0 +1,124 @@
+import type { AttachMode, Topology } from '@sv/shared';
+import type { LayoutInput } from '../layout/layout-types';
+
+export type TopologyHost = Topology['hosts'][number];
+export type TopologyServer = Topology['servers'][number];
+export type TopologyVolume = Topology['volumes'][number];
+export type TopologyEdge = Topology['edges'][number];
+export type TopologyRisk = Topology['risks'][number];
+
+/** The group for servers Nova has not placed (BUILD, shelved offloaded) or whose host is not listed. */
+export const NO_HOST = '\u0000no-host';
+export const NO_HOST_LABEL = 'Not on a host';
+
+const TRANSITIONAL = new Set(['reserved', 'attaching', 'detaching']);
+export const isPending = (state: string) => TRANSITIONAL.has(state);
+
+export const nodeId = {
+  host: (id: string) => `host:${id}`,
+  server: (id: string) => `server:${id}`,
+  volume: (id: string) => `volume:${id}`,
+};
+
+export const edgeKey = (serverId: string, volumeId: string) => `${serverId}\u0000${volumeId}`;
+
+/** Lookups the graph, the table and the risk panel all need, built once per response. */
+export interface TopologyIndex {
+  hosts: Map<string, TopologyHost>;
+  servers: Map<string, TopologyServer>;
+  volumes: Map<string, TopologyVolume>;
+  /** Server id -> the host group it is drawn in (a host id, or NO_HOST). */
+  hostOf: Map<string, string>;
+  /** Volume ids flagged with several read-write attachments. */
+  multipleWriters: Set<string>;
+  /** edgeKey(server, volume) -> the stuck risk for that attachment. */
+  stuck: Map<string, TopologyRisk>;
+  /** Server and volume ids with at least one stuck attachment. */
+  stuckServers: Set<string>;
+  stuckVolumes: Set<string>;
+}
+
+export function indexTopology(t: Topology): TopologyIndex {
+  const hosts = new Map(t.hosts.map((h) => [h.id, h]));
+  const servers = new Map(t.servers.map((s) => [s.id, s]));
+  const volumes = new Map(t.volumes.map((v) => [v.id, v]));
+  const hostOf = new Map<string, string>();
+  for (const h of t.hosts) for (const id of h.serverIds) if (servers.has(id)) hostOf.set(id, h.id);
+  for (const s of t.servers) {
+    if (!hostOf.has(s.id)) hostOf.set(s.id, s.hostId && hosts.has(s.hostId) ? s.hostId : NO_HOST);
+  }
+  const multipleWriters = new Set<string>();
+  const stuck = new Map<string, TopologyRisk>();
+  const stuckServers = new Set<string>();
+  const stuckVolumes = new Set<string>();
+  for (const r of t.risks) {
+    if (r.kind === 'multiple_writers') multipleWriters.add(r.volumeId);
+    else {
+      stuckVolumes.add(r.volumeId);
+      for (const s of r.serverIds) {
+        stuck.set(edgeKey(s, r.volumeId), r);
+        stuckServers.add(s);
+      }
+    }
+  }
+  return { hosts, servers, volumes, hostOf, multipleWriters, stuck, stuckServers, stuckVolumes };
+}
+
+export const hostLabel = (index: TopologyIndex, hostId: string) =>
+  hostId === NO_HOST ? NO_HOST_LABEL : (index.hosts.get(hostId)?.name ?? hostId);
+
+const compareHosts = (a: TopologyHost, b: TopologyHost) =>
+  (a.zone ?? '\uffff').localeCompare(b.zone ?? '\uffff') || a.name.localeCompare(b.name);
+
+/** The slim graph the layout worker gets: ids, names, memberships and edges. */
+export function toLayoutInput(t: Topology, index: TopologyIndex): LayoutInput {
+  const counts = new Map<string, number>();
+  for (const host of index.hostOf.values()) counts.set(host, (counts.get(host) ?? 0) + 1);
+  const hosts = [...t.hosts]
+    .sort(compareHosts)
+    .map((h) => ({ id: h.id, serverCount: counts.get(h.id) ?? 0 }));
+  if (counts.has(NO_HOST)) hosts.push({ id: NO_HOST, serverCount: counts.get(NO_HOST) ?? 0 });
+  return {
+    hosts,
+    servers: t.servers.map((s) => ({ id: s.id, name: s.name, host: index.hostOf.get(s.id) ?? NO_HOST })),
+    volumes: t.volumes.map((v) => ({ id: v.id, name: v.name })),
+    edges: t.edges
+      .filter((e) => index.servers.has(e.serverId) && index.volumes.has(e.volumeId))
+      .map((e) => ({ server: e.serverId, volume: e.volumeId })),
+  };
+}
+
+/**
+ * A cheap fingerprint of the graph's shape (not its states), so a refresh that changes only a status
+ * keeps the layout instead of moving everything (FNV-1a over the ids).
+ */
+export function shapeSignature(input: LayoutInput): string {
+  let h = 0x811c9dc5;
+  const add = (s: string) => {
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    h ^= 0x1f;
+    h = Math.imul(h, 0x01000193);
+  };
+  for (const x of input.hosts) add(x.id);
+  for (const x of input.servers) add(`${x.id}@${x.host}`);
+  for (const x of input.volumes) add(x.id);
+  for (const e of input.edges) add(`${e.server}>${e.volume}`);
+  return `${input.hosts.length}.${input.servers.length}.${input.volumes.length}.${input.edges.length}.${(h >>> 0).toString(36)}`;
+}
+
+export const modeLabel = (mode: AttachMode) => (mode === 'rw' ? 'read-write' : 'read-only');
+
+/** Case-insensitive search over names and ids of hosts, servers and volumes; returns node ids. */
+export function searchTopology(t: Topology, query: string): string[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const hit = (...fields: (string | null | undefined)[]) => fields.some((f) => f?.toLowerCase().includes(q));
+  const out: string[] = [];
+  for (const h of t.hosts) if (hit(h.name, h.id)) out.push(nodeId.host(h.id));
+  for (const s of t.servers) if (hit(s.name, s.id)) out.push(nodeId.server(s.id));
+  for (const v of t.volumes) if (hit(v.name, v.id)) out.push(nodeId.volume(v.id));
+  return out;
+}

@@ -1,0 +1,80 @@
+import { apiErrorSchema } from '@sv/shared';
+import type { z } from 'zod';
+
+/** An error the BFF returned: the code to branch on, the message to show, field details. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+
+  /** Field-level messages from the BFF's validation, keyed by field path. */
+  get fields(): Record<string, string> {
+    const f = this.details?.fields;
+    return f && typeof f === 'object' ? (f as Record<string, string>) : {};
+  }
+}
+
+let csrfToken: string | null = null;
+export const setCsrfToken = (token: string | null) => {
+  csrfToken = token;
+};
+
+/** Hooks the app sets: what to do when the session has ended. */
+export const apiEvents = { onSessionEnded: (): void => undefined };
+
+export async function api<S extends z.ZodType>(
+  method: string,
+  path: string,
+  schema: S | null,
+  body?: unknown,
+): Promise<z.infer<S>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch {
+    throw new ApiRequestError(
+      0,
+      'network',
+      'The dashboard server cannot be reached. Check your connection and try again.',
+    );
+  }
+  const text = await res.text();
+  const data: unknown = text ? safeJson(text) : undefined;
+  if (!res.ok) {
+    const parsed = apiErrorSchema.safeParse(data);
+    const err = parsed.success
+      ? new ApiRequestError(
+          res.status,
+          parsed.data.error.code,
+          parsed.data.error.message,
+          parsed.data.error.details,
+        )
+      : new ApiRequestError(res.status, 'http_error', `The request failed (${res.status}).`);
+    if (res.status === 401 && path !== '/api/session') apiEvents.onSessionEnded();
+    throw err;
+  }
+  if (!schema) return undefined as z.infer<S>;
+  return schema.parse(data);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

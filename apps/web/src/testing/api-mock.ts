@@ -1,0 +1,167 @@
+import {
+  type Attachment,
+  type Candidate,
+  type Capabilities,
+  capabilitiesSchema,
+  type Preflight,
+  preflightSchema,
+  type Server,
+  type Session,
+  serverSchema,
+  sessionSchema,
+  type Volume,
+  volumeSchema,
+} from '@sv/shared';
+import { vi } from 'vitest';
+
+/*
+ * fetch is the only thing tests replace. Factories build BFF answers through the shared
+ * schemas, so a test cannot feed the UI something the BFF could never send.
+ */
+
+export interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+type Reply = { status?: number; body?: unknown };
+type Handler = (call: Call) => Reply | Promise<Reply>;
+
+/** Routes keyed "METHOD /path" (path with query string); unmatched calls answer 404. */
+export function mockFetch(routes: Record<string, Handler | Reply>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const path = url.pathname + url.search;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    const call = { method, path, body };
+    calls.push(call);
+    const route = routes[`${method} ${path}`];
+    const reply: Reply = route
+      ? typeof route === 'function'
+        ? await route(call)
+        : route
+      : { status: 404, body: { error: { code: 'not_found', message: `No mock for ${method} ${path}` } } };
+    const status = reply.status ?? 200;
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export const apiError = (
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+) => ({
+  status,
+  body: { error: { code, message, ...(details ? { details } : {}) } },
+});
+
+export function makeCapabilities(over: Partial<Capabilities> = {}): Capabilities {
+  return capabilitiesSchema.parse({
+    compute: { minVersion: '2.1', maxVersion: '2.105' },
+    volume: { minVersion: '3.0', maxVersion: '3.71' },
+    multiattachEnhancements: true,
+    multiattach: true,
+    readOnlyAttach: { available: true, reason: null },
+    launchStrategy: 'multi-create',
+    launchStrategyReason: 'The cloud supports compute API 2.105.',
+    topologyExtension: true,
+    ...over,
+  });
+}
+
+export function makeSession(over: Partial<Session> = {}): Session {
+  return sessionSchema.parse({
+    user: { id: 'u-demo', name: 'demo' },
+    project: { id: 'p-demo', name: 'demo' },
+    projects: [{ id: 'p-demo', name: 'demo' }],
+    roles: ['member'],
+    isAdmin: false,
+    csrfToken: 'csrf',
+    expiresAt: '2030-01-01T00:00:00Z',
+    capabilities: makeCapabilities(),
+    ...over,
+  });
+}
+
+export function makeAttachment(over: Partial<Attachment> = {}): Attachment {
+  return volumeSchema.shape.attachments.element.parse({
+    attachmentId: 'att-1',
+    serverId: 'srv-1',
+    serverName: 'web-1',
+    volumeId: 'vol-1',
+    volumeName: 'data',
+    device: '/dev/vdb',
+    mode: 'rw',
+    state: 'attached',
+    host: null,
+    since: '2026-01-02T03:04:05Z',
+    ...over,
+  });
+}
+
+export function makeVolume(over: Partial<Volume> = {}): Volume {
+  return volumeSchema.parse({
+    id: 'vol-1',
+    name: 'data',
+    description: null,
+    sizeGb: 10,
+    status: 'available',
+    type: 'multiattach',
+    shared: true,
+    bootable: false,
+    readonly: false,
+    availabilityZone: 'nova',
+    projectId: 'p-demo',
+    createdAt: '2026-01-01T00:00:00Z',
+    attachments: [],
+    ...over,
+  });
+}
+
+export function makeServer(over: Partial<Server> = {}): Server {
+  return serverSchema.parse({
+    id: 'srv-1',
+    name: 'web-1',
+    status: 'ACTIVE',
+    task: null,
+    flavor: { id: 'f1', name: 'm1.small' },
+    image: { id: 'img-1', name: 'cirros' },
+    availabilityZone: 'nova',
+    host: null,
+    projectId: 'p-demo',
+    fault: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    attachments: [],
+    ...over,
+  });
+}
+
+export function makeCandidate(over: Partial<Candidate> = {}): Candidate {
+  return preflightSchema.shape.candidates.element.parse({
+    id: 'vol-1',
+    name: 'data',
+    status: 'available',
+    canAttach: true,
+    canAttachReadOnly: true,
+    reasons: [],
+    readOnlyReasons: [],
+    ...over,
+  });
+}
+
+export function makePreflight(over: Partial<Preflight> = {}): Preflight {
+  return preflightSchema.parse({
+    subject: { kind: 'server', id: 'srv-1', name: 'web-1' },
+    candidates: [],
+    ...over,
+  });
+}
