@@ -191,6 +191,22 @@ describe('topology page', () => {
     expect(nodeEl('server:srv-db-1')?.querySelector('.ring-yellow-400')).toBeNull();
   });
 
+  it('pans to a risky volume from the risk panel and marks it', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await graph();
+    await waitFor(() => expect(nodeEl('volume:vol-shared')).not.toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Show volume shared-data in the graph' }));
+    await waitFor(() => expect(nodeEl('volume:vol-shared')?.querySelector('.ring-blue-700')).not.toBeNull());
+    // Its attachments are drawn heavier.
+    const widths = () =>
+      [...document.querySelectorAll('.react-flow__edge')]
+        .filter((g) => g.getAttribute('aria-label')?.includes('shared-data'))
+        .map((g) => Number(g.querySelector('path')?.getAttribute('stroke-width')));
+    await waitFor(() => expect(widths()).toHaveLength(3));
+    for (const w of widths()) expect(w).toBeGreaterThan(3);
+  });
+
   it('opens a server on click and a volume on Enter', async () => {
     const user = userEvent.setup();
     renderPage();

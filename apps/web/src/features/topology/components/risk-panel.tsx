@@ -18,8 +18,9 @@ function ServerLinks({ ids, index }: { ids: string[]; index: TopologyIndex }) {
       {shown.map((id, i) => (
         <span key={id}>
           {i > 0 && ', '}
-          <Link to={`/servers/${encodeURIComponent(id)}`} className={linkClass}>
-            {index.servers.get(id)?.name ?? id}
+          {/* A writer outside the filtered view has no name here: a short id still tells them apart. */}
+          <Link to={`/servers/${encodeURIComponent(id)}`} className={linkClass} title={id}>
+            {index.servers.get(id)?.name ?? `server ${id.slice(0, 8)} (not in view)`}
           </Link>
         </span>
       ))}

@@ -108,6 +108,12 @@ function Graph({
   const large = elements.nodes.length > FIT_ALL_MAX_NODES;
   // A fitted graph needs no overview, and the map would cover its volume column; a big one does.
   const [showMap, setShowMap] = useState(large);
+  // The map draws every node (6,000 at 5,000 servers): mount it after the graph's first frame.
+  const [mapReady, setMapReady] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setMapReady(true), 50);
+    return () => clearTimeout(t);
+  }, []);
   const [overview, setOverview] = useState(false);
   const [fitAll, setFitAll] = useState(0);
   const zoomedIn = useStore((s) => s.transform[2] >= DETAIL_ZOOM);
@@ -219,7 +225,7 @@ function Graph({
             <MapIcon />
           </ControlButton>
         </Controls>
-        {showMap && (
+        {showMap && mapReady && (
           <MiniMap<TopologyNode>
             pannable
             zoomable

@@ -23,12 +23,23 @@ export interface ElkLike {
 }
 
 /**
- * elk's layered algorithm grows faster than linearly: measured in Node on a 2-core box, 0.4 s at 121
- * nodes / 400 attachments, 1.7 s at 605 / 2,000, 4.1 s at 1,210 / 4,000, 9.1 s at 1,815 / 6,000
- * (docs/benchmarks.md). Past ~2 s the columns layout (milliseconds at any size) is the better deal.
+ * elk lays out the host-volume graph (see toElkGraph), whose cost grows with its edges: measured in
+ * Node on a 2-core box, 0.2 s at 53 nodes / 150 edges, 0.4 s at 105 / 497, 1.3 s at 210 / 1,817,
+ * 3.4 s at 420 / 5,643 (docs/benchmarks.md). Past about a second the sweeps alone (milliseconds at
+ * any size, and within 1% of elk's crossings there) are the better deal.
  */
-export const ELK_MAX_NODES = 700;
-export const ELK_MAX_EDGES = 2500;
+export const ELK_MAX_NODES = 400;
+export const ELK_MAX_EDGES = 1500;
+
+/** Nodes (hosts and volumes) and edges (host-volume pairs) of the graph elk would lay out. */
+export function elkSize(input: LayoutInput): { nodes: number; edges: number } {
+  return { nodes: input.hosts.length + input.volumes.length, edges: hostVolumePairs(input).length };
+}
+
+export function shouldUseElk(input: LayoutInput): boolean {
+  const size = elkSize(input);
+  return size.nodes <= ELK_MAX_NODES && size.edges <= ELK_MAX_EDGES;
+}
 
 /** Hosts, then servers, then volumes, the order every layout starts from. */
 export interface Order {
@@ -39,14 +50,6 @@ export interface Order {
 
 const byName = <T extends { id: string; name: string }>(a: T, b: T) =>
   a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
-
-export function nodeCount(input: LayoutInput): number {
-  return input.hosts.length + input.servers.length + input.volumes.length;
-}
-
-export function shouldUseElk(input: LayoutInput): boolean {
-  return nodeCount(input) <= ELK_MAX_NODES && input.edges.length <= ELK_MAX_EDGES;
-}
 
 /** The starting order: hosts as given, servers and volumes by name. */
 export function initialOrder(input: LayoutInput): Order {
@@ -333,7 +336,7 @@ const ELK_OPTIONS: Record<string, string> = {
   'elk.direction': 'RIGHT',
   // One layered drawing, not components packed side by side: the order is all we read back.
   'elk.separateConnectedComponents': 'false',
-  // These three keep elk's cost in crossing minimisation, the part we use (measured: 5-30x faster).
+  // These keep elk's time in crossing minimisation, the part we use (measured 5-30x faster).
   'elk.edgeRouting': 'POLYLINE',
   'elk.layered.nodePlacement.strategy': 'SIMPLE',
   'elk.layered.mergeEdges': 'true',
@@ -341,50 +344,104 @@ const ELK_OPTIONS: Record<string, string> = {
   'elk.layered.spacing.nodeNodeBetweenLayers': '100',
 };
 
-/** A three-layer graph (host -> server -> volume) for elk; the host edges pull a host's servers together. */
+/** Hosts and volumes joined by one edge per (host, volume) pair: what elk orders. */
+function hostVolumePairs(input: LayoutInput): [string, string][] {
+  const hostOf = new Map(input.servers.map((s) => [s.id, s.host]));
+  const pairs = new Map<string, [string, string]>();
+  for (const e of input.edges) {
+    const host = hostOf.get(e.server);
+    if (host !== undefined) pairs.set(`${host}\u0000${e.volume}`, [host, e.volume]);
+  }
+  return [...pairs.values()];
+}
+
+/**
+ * The graph elk lays out: two layers, host boxes (sized as drawn) and volumes, one edge per pair.
+ * Laying out every server inside its host (elk's hierarchy handling) took 46 s at 500 servers, and
+ * elk's order for a flat host -> server -> volume graph drew more crossings once servers were packed
+ * back into their hosts than the sweeps alone (measured), so elk orders the hosts and volumes and the
+ * sweeps order each host's servers.
+ */
 export function toElkGraph(input: LayoutInput): ElkNode {
   const hostIds = new Map(input.hosts.map((h, i) => [h.id, `h${i}`]));
-  const serverIds = new Map(input.servers.map((s, i) => [s.id, `s${i}`]));
   const volumeIds = new Map(input.volumes.map((v, i) => [v.id, `v${i}`]));
   const edges: NonNullable<ElkNode['edges']> = [];
-  input.servers.forEach((s, i) => {
-    const h = hostIds.get(s.host);
-    if (h) edges.push({ id: `m${i}`, sources: [h], targets: [`s${i}`] });
+  hostVolumePairs(input).forEach(([host, volume], i) => {
+    const h = hostIds.get(host);
+    const v = volumeIds.get(volume);
+    if (h && v) edges.push({ id: `e${i}`, sources: [h], targets: [v] });
   });
-  input.edges.forEach((e, i) => {
-    const s = serverIds.get(e.server);
-    const v = volumeIds.get(e.volume);
-    if (s && v) edges.push({ id: `e${i}`, sources: [s], targets: [v] });
-  });
+  const box = placeHosts(initialOrder(input));
+  const height = new Map(box.hosts.map((h) => [h.id, h.height]));
   return {
     id: 'root',
     layoutOptions: ELK_OPTIONS,
     children: [
-      ...input.hosts.map((_, i) => ({ id: `h${i}`, width: 40, height: 40 })),
-      ...input.servers.map((_, i) => ({ id: `s${i}`, width: SERVER_W, height: SERVER_H })),
+      ...input.hosts.map((h, i) => ({ id: `h${i}`, width: SERVER_W, height: height.get(h.id) ?? SERVER_H })),
       ...input.volumes.map((_, i) => ({ id: `v${i}`, width: VOLUME_W, height: VOLUME_H })),
     ],
     edges,
   };
 }
 
-/** Reads elk's vertical order back: hosts by y, each host's servers by y, volumes by y. */
+/** elk's vertical order of hosts and volumes; servers start by name and are ordered by the sweeps. */
 export function orderFromElk(input: LayoutInput, laid: ElkNode): Order {
   const y = new Map((laid.children ?? []).map((c) => [c.id, c.y ?? 0]));
   const at = (prefix: string, i: number) => y.get(`${prefix}${i}`) ?? 0;
+  const start = initialOrder(input);
   const hosts = input.hosts.map((h, i) => ({ id: h.id, y: at('h', i), i }));
   hosts.sort((a, b) => a.y - b.y || a.i - b.i);
-  const serversByHost = new Map<string, string[]>(hosts.map((h) => [h.id, []]));
-  const servers = input.servers.map((s, i) => ({ ...s, y: at('s', i), i }));
-  servers.sort((a, b) => a.y - b.y || a.i - b.i);
-  for (const s of servers) {
-    const list = serversByHost.get(s.host);
-    if (list) list.push(s.id);
-    else serversByHost.set(s.host, [s.id]);
-  }
   const volumes = input.volumes.map((v, i) => ({ id: v.id, y: at('v', i), i }));
   volumes.sort((a, b) => a.y - b.y || a.i - b.i);
-  return { hosts: [...serversByHost.keys()], serversByHost, volumes: volumes.map((v) => v.id) };
+  return {
+    hosts: hosts.map((h) => h.id),
+    serversByHost: new Map(hosts.map((h) => [h.id, start.serversByHost.get(h.id) ?? []])),
+    volumes: volumes.map((v) => v.id),
+  };
+}
+
+/**
+ * Edge crossings of an order drawn in one band (one column of hosts, one of volumes): inversions
+ * of the volume heights once edges are sorted by server height (merge sort, O(E log E)).
+ */
+export function countCrossings(order: Order, input: LayoutInput): number {
+  // The same drawing as place() gives an unwrapped graph (volumes follow their servers).
+  const { serversOf } = adjacency(input);
+  const hosts = placeHosts(order);
+  const bottom = hosts.hosts.reduce((m, h) => Math.max(m, h.y + h.height), 0);
+  const volumes = sortByBarycentre(order.volumes, serversOf, hosts.serverY);
+  const vols = placeVolumes(volumes, 0, serversOf, hosts.serverY, bottom);
+  const pairs = input.edges
+    .map((e) => [hosts.serverY.get(e.server) ?? 0, vols.volumeY.get(e.volume) ?? 0] as const)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let ys = pairs.map((p) => p[1]);
+  let crossings = 0;
+  // Bottom-up merge sort counting pairs with a higher volume before a lower one.
+  for (let width = 1; width < ys.length; width *= 2) {
+    const next: number[] = [];
+    for (let lo = 0; lo < ys.length; lo += 2 * width) {
+      const mid = Math.min(lo + width, ys.length);
+      const hi = Math.min(lo + 2 * width, ys.length);
+      let i = lo;
+      let j = mid;
+      while (i < mid && j < hi) {
+        const a = ys[i] ?? 0;
+        const b = ys[j] ?? 0;
+        if (a <= b) {
+          next.push(a);
+          i++;
+        } else {
+          next.push(b);
+          crossings += mid - i;
+          j++;
+        }
+      }
+      while (i < mid) next.push(ys[i++] ?? 0);
+      while (j < hi) next.push(ys[j++] ?? 0);
+    }
+    ys = next;
+  }
+  return crossings;
 }
 
 function result(
@@ -413,16 +470,29 @@ export function columnsLayout(input: LayoutInput, reason = 'chosen'): LayoutResu
 }
 
 /**
- * elk's layered algorithm orders the nodes to cut crossings; the boxes are then packed the same way
- * as the columns layout, so a host's servers always sit together inside its box.
+ * elk's layered algorithm orders hosts and volumes, the sweeps then order each host's servers; the
+ * drawing keeps whichever of that and the sweeps alone crosses fewer lines.
  */
 export async function elkLayout(input: LayoutInput, elk: ElkLike): Promise<LayoutResult> {
   const started = performance.now();
   const laid = await elk.layout(toElkGraph(input));
-  return result(place(orderFromElk(input, laid), input), 'elk-layered', 'small enough for elk', started);
+  const withElk = refineOrder(orderFromElk(input, laid), input);
+  const sweeps = refineOrder(initialOrder(input), input);
+  const a = countCrossings(withElk, input);
+  const b = countCrossings(sweeps, input);
+  const n = (x: number) => x.toLocaleString('en');
+  return a <= b
+    ? result(place(withElk, input), 'elk-layered', `${n(a)} crossings, ${n(b)} without elk`, started)
+    : result(place(sweeps, input), 'columns', `${n(b)} crossings, ${n(a)} with elk's order`, started);
 }
 
 export type LayoutPhase = 'elk-layered' | 'columns';
+
+function budgetReason(input: LayoutInput): string {
+  const { nodes, edges } = elkSize(input);
+  const n = (x: number) => x.toLocaleString('en');
+  return `${n(nodes)} hosts and volumes, ${n(edges)} host-volume links: over elk's budget`;
+}
 
 /** elk for graphs it handles quickly, the columns layout otherwise (or if elk fails). */
 export async function layoutTopology(
@@ -444,7 +514,7 @@ export async function layoutTopology(
     mode === 'columns'
       ? 'elk took too long'
       : !shouldUseElk(input)
-        ? `${nodeCount(input).toLocaleString('en')} nodes and ${input.edges.length.toLocaleString('en')} attachments exceed elk's budget`
+        ? budgetReason(input)
         : 'elk is not available';
   return columnsLayout(input, reason);
 }
