@@ -19,6 +19,20 @@ const projects: TestProjectInlineConfiguration[] = [
     : []),
   { extends: './apps/bff/vitest.config.ts', root: './apps/bff', test: { name: 'bff' } },
   { extends: './apps/web/vite.config.ts', root: './apps/web', test: { name: 'web' } },
+  // Real cloud and BFF processes (several on one PostgreSQL, kill -9 and restart): run once, one
+  // file at a time, since each file starts its own processes.
+  {
+    test: {
+      name: 'reliability',
+      root: '.',
+      environment: 'node',
+      include: ['test/reliability/**/*.test.ts'],
+      testTimeout: 180_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+      ...(testDatabaseUrl ? { env: { TEST_DATABASE_URL: testDatabaseUrl } } : {}),
+    },
+  },
   {
     root: './packages/shared',
     test: {
