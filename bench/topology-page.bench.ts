@@ -1,10 +1,11 @@
 /**
  * The /topology page at 5,000 servers / 20,000 attachments in Chromium: time from navigation to the
  * first painted frame of the graph, how long the main thread was blocked, and the worst case (zooming
- * out to the whole graph). Also checks the sign-in page's initial JavaScript stays under 200 KB gzip.
+ * out to the whole graph). Part of the dashboard module of `npm run bench`.
  *
- *   (cd apps/web && npx vite build) && npx tsx bench/topology-page.bench.ts
- *   BENCH_SERVERS=2000 BENCH_RUNS=3 npx tsx bench/topology-page.bench.ts
+ *   npm run bench -- --only dashboard                 # in the suite
+ *   npx tsx bench/topology-page.bench.ts [--quick]     # alone (builds apps/web when stale)
+ *   BENCH_TOPOLOGY_SERVERS=500,5000 BENCH_RUNS=3 npx tsx bench/topology-page.bench.ts
  *
  * Serves apps/web/dist from a small static server and answers /api/session and /api/topology with
  * Playwright route mocks (a generated whole-cloud topology), so nothing but the page is measured.
@@ -12,48 +13,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { extname, join, normalize } from 'node:path';
 import { sessionFixture } from '../apps/web/src/features/topology/testing/fixtures.js';
 import { generateTopology } from '../apps/web/src/features/topology/testing/generate-topology.js';
-
-const SERVERS = Number(process.env.BENCH_SERVERS ?? 5000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const dist = resolve(import.meta.dirname, '../apps/web/dist');
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? Number.NaN;
-};
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
-/** The entry chunk and everything it imports statically: what the sign-in page downloads. */
-function initialJs(): { files: string[]; raw: number; gzip: number } {
-  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
-    string,
-    { file: string; imports?: string[]; isEntry?: boolean }
-  >;
-  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
-  const seen = new Set<string>();
-  const walk = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    for (const i of manifest[key]?.imports ?? []) walk(i);
-  };
-  if (entry) walk(entry);
-  const files = [...seen].map((k) => manifest[k]?.file ?? k).filter((f) => f.endsWith('.js'));
-  let raw = 0;
-  let gzip = 0;
-  for (const f of files) {
-    const body = readFileSync(join(dist, f));
-    raw += body.length;
-    gzip += gzipSync(body, { level: 9 }).length;
-  }
-  return { files, raw, gzip };
-}
+import { isMain, runStandalone } from './lib/standalone.js';
+import { fmtInt, fmtMs, median } from './lib/stats.js';
+import type { BenchContext, BenchSection, BenchTable } from './lib/types.js';
+import { CHROMIUM, ensureWebBuild, launchChromium, webDist } from './lib/web.js';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -66,9 +32,9 @@ const types: Record<string, string> = {
 function serveDist() {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    let file = join(dist, path);
-    if (!file.startsWith(dist) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
-      file = join(dist, 'index.html');
+    let file = join(webDist, path);
+    if (!file.startsWith(webDist) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      file = join(webDist, 'index.html');
     }
     res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
     res.end(readFileSync(file));
@@ -103,131 +69,204 @@ const probe = () => {
   mo.observe(document, { childList: true, subtree: true });
 };
 
-async function main() {
-  const login = initialJs();
-  console.log(`sign-in page initial JS: ${login.files.join(', ')}`);
-  console.log(`  ${kb(login.raw)} raw, ${kb(login.gzip)} gzip (budget 200 KB gzip)`);
+interface PageRun {
+  paint: number;
+  tbt: number;
+  longest: number;
+  layout: string;
+  fitAll: number;
+  nodes: number;
+  edges: number;
+}
 
-  const topology = generateTopology({ servers: SERVERS });
+interface SizeResult {
+  servers: number;
+  attachments: number;
+  volumes: number;
+  hosts: number;
+  jsonBytes: number;
+  runs: PageRun[];
+}
+
+async function measureSize(ctx: BenchContext, servers: number, base: string): Promise<SizeResult> {
+  const topology = generateTopology({ servers });
   const body = JSON.stringify(topology);
   const session = JSON.stringify(sessionFixture(true));
-  console.log(
-    `topology: ${topology.hosts.length} hosts, ${topology.servers.length} servers, ${topology.volumes.length} volumes, ` +
-      `${topology.edges.length} attachments, ${topology.risks.length} risks, ${kb(body.length)} JSON`,
-  );
-  console.log(
-    `machine: ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
-
-  const server = await serveDist();
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const rows: {
-    paint: number;
-    tbt: number;
-    longest: number;
-    layout: string;
-    fitAll: number;
-    nodes: number;
-    edges: number;
-  }[] = [];
+  const browser = await launchChromium();
+  const runs: PageRun[] = [];
   try {
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < ctx.runs; run++) {
       const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-      const page = await context.newPage();
-      await page.addInitScript(probe);
-      if (process.env.BENCH_DEBUG) page.on('console', (msg) => console.log('page:', msg.type(), msg.text()));
-      if (process.env.BENCH_DEBUG) page.on('pageerror', (err) => console.log('page error:', err.message));
-      await page.route('**/api/**', (route) => {
-        const url = new URL(route.request().url());
-        if (url.pathname === '/api/session')
-          return route.fulfill({ contentType: 'application/json', body: session });
-        if (url.pathname === '/api/topology') return route.fulfill({ contentType: 'application/json', body });
-        return route.fulfill({ status: 204 });
-      });
-      await page.goto(`${base}/topology`);
-      await page.waitForFunction(
-        () => (window as unknown as { __bench: { paintAt?: number } }).__bench.paintAt,
-        null,
-        {
-          timeout: Number(process.env.BENCH_TIMEOUT_MS ?? 120_000),
-          polling: 100,
-        },
-      );
-      const layout = (await page.getByText(/^Laid out with/).textContent()) ?? '';
-      const m = await page.evaluate(() => {
-        const b = (window as unknown as { __bench: { longTasks: number[]; paintAt: number } }).__bench;
-        return {
-          paint: b.paintAt,
-          longTasks: b.longTasks,
-          nodes: document.querySelectorAll('.react-flow__node').length,
-          edges: document.querySelectorAll('.react-flow__edge').length,
+      try {
+        const page = await context.newPage();
+        await page.addInitScript(probe);
+        if (process.env.BENCH_DEBUG) {
+          page.on('console', (msg) => ctx.log(`page: ${msg.type()} ${msg.text()}`));
+          page.on('pageerror', (err) => ctx.log(`page error: ${err.message}`));
+        }
+        await page.route('**/api/**', (route) => {
+          const url = new URL(route.request().url());
+          if (url.pathname === '/api/session') {
+            return route.fulfill({ contentType: 'application/json', body: session });
+          }
+          if (url.pathname === '/api/topology')
+            return route.fulfill({ contentType: 'application/json', body });
+          return route.fulfill({ status: 204 });
+        });
+        await page.goto(`${base}/topology`);
+        await page.waitForFunction(
+          () => (window as unknown as { __bench: { paintAt?: number } }).__bench.paintAt,
+          null,
+          { timeout: Number(process.env.BENCH_TOPOLOGY_TIMEOUT_MS ?? 120_000), polling: 100 },
+        );
+        const layout = (await page.getByText(/^Laid out with/).textContent()) ?? '';
+        const m = await page.evaluate(() => {
+          const b = (window as unknown as { __bench: { longTasks: number[]; paintAt: number } }).__bench;
+          return {
+            paint: b.paintAt,
+            longTasks: b.longTasks,
+            nodes: document.querySelectorAll('.react-flow__node').length,
+            edges: document.querySelectorAll('.react-flow__edge').length,
+          };
+        });
+        // Worst case: fit the whole graph on screen, so every node and edge is visible at once.
+        // Clicked from inside the page: Playwright's role lookup over a big DOM would be timed too.
+        const fitAll = await page.evaluate(
+          () =>
+            new Promise<number>((ok) => {
+              const start = performance.now();
+              document.querySelector<HTMLButtonElement>('button[aria-label="Fit the whole graph"]')?.click();
+              // No named helpers in here: tsx would wrap them in a __name() the page does not have.
+              setTimeout(
+                () => requestAnimationFrame(() => requestAnimationFrame(() => ok(performance.now() - start))),
+                0,
+              );
+            }),
+        );
+        const r: PageRun = {
+          paint: m.paint,
+          tbt: m.longTasks.reduce((s, d) => s + Math.max(0, d - 50), 0),
+          longest: Math.max(0, ...m.longTasks),
+          layout,
+          fitAll,
+          nodes: m.nodes,
+          edges: m.edges,
         };
-      });
-      // Worst case: fit the whole graph on screen, so every node and edge is visible at once.
-      // Clicked from inside the page: Playwright's role lookup over a big DOM would be timed too.
-      const fitAll = await page.evaluate(
-        () =>
-          new Promise<number>((ok) => {
-            const start = performance.now();
-            document.querySelector<HTMLButtonElement>('button[aria-label="Fit the whole graph"]')?.click();
-            // No named helpers in here: tsx would wrap them in a __name() the page does not have.
-            setTimeout(
-              () => requestAnimationFrame(() => requestAnimationFrame(() => ok(performance.now() - start))),
-              0,
-            );
-          }),
-      );
-      const afterFit = await page.evaluate(() => ({
-        nodes: document.querySelectorAll('.react-flow__node').length,
-        viewport: document.querySelector('.react-flow__viewport')?.getAttribute('style') ?? '',
-      }));
-      const tbt = m.longTasks.reduce((s, d) => s + Math.max(0, d - 50), 0);
-      const row = {
-        paint: m.paint,
-        tbt,
-        longest: Math.max(0, ...m.longTasks),
-        layout,
-        fitAll,
-        nodes: m.nodes,
-        edges: m.edges,
-      };
-      rows.push(row);
-      console.log(
-        `run ${run + 1}: first graph frame ${row.paint.toFixed(0)} ms after navigation; ` +
-          `blocking ${row.tbt.toFixed(0)} ms (longest task ${row.longest.toFixed(0)} ms); ` +
-          `${row.nodes} nodes / ${row.edges} edges rendered; fit-all ${row.fitAll.toFixed(0)} ms (${afterFit.nodes} nodes, ${afterFit.viewport}); ${layout}`,
-      );
-      await context.close();
+        runs.push(r);
+        ctx.log(
+          `topology page ${servers}: run ${run + 1}/${ctx.runs}: first graph frame ${fmtMs(r.paint)} ms, ` +
+            `blocking ${fmtMs(r.tbt)} ms (longest task ${fmtMs(r.longest)} ms), fit-all ${fmtMs(r.fitAll)} ms; ${layout}`,
+        );
+      } finally {
+        await context.close();
+      }
     }
   } finally {
     await browser.close();
-    server.close();
   }
-  console.log(
-    `median of ${rows.length}: first graph frame ${median(rows.map((r) => r.paint)).toFixed(0)} ms, ` +
-      `total blocking ${median(rows.map((r) => r.tbt)).toFixed(0)} ms, longest task ${median(rows.map((r) => r.longest)).toFixed(0)} ms, ` +
-      `fit-all ${median(rows.map((r) => r.fitAll)).toFixed(0)} ms`,
-  );
-  console.log(
-    `load after: ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
+  return {
+    servers: topology.servers.length,
+    attachments: topology.edges.length,
+    volumes: topology.volumes.length,
+    hosts: topology.hosts.length,
+    jsonBytes: body.length,
+    runs,
+  };
 }
 
-await main();
+/** The layout line of the median run, without the page's sentence around it. */
+const layoutOf = (runs: PageRun[]) => {
+  const sorted = [...runs].sort((a, b) => a.paint - b.paint);
+  const mid = sorted[Math.ceil(sorted.length / 2) - 1];
+  return (mid?.layout ?? '').replace(/^Laid out with /, '').replace(/\.$/, '');
+};
+
+export async function run(ctx: BenchContext): Promise<BenchSection[]> {
+  const sizes = (process.env.BENCH_TOPOLOGY_SERVERS ?? (ctx.quick ? '5000' : '500,2000,5000'))
+    .split(',')
+    .map(Number);
+  await ensureWebBuild(ctx);
+  const server = await serveDist();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const results: SizeResult[] = [];
+  try {
+    for (const servers of sizes) results.push(await measureSize(ctx, servers, base));
+  } finally {
+    server.close();
+  }
+  const table: BenchTable = {
+    title: `The /topology page in Chromium, median of ${ctx.runs} page loads per size`,
+    columns: [
+      'servers',
+      'attachments',
+      'topology JSON',
+      'layout (in a worker)',
+      'first graph frame ms',
+      'each load ms',
+      'main-thread blocking ms',
+      'longest task ms',
+      'fit whole graph ms',
+      'elements drawn at first frame',
+    ],
+    rows: results.map((r) => [
+      fmtInt(r.servers),
+      fmtInt(r.attachments),
+      `${(r.jsonBytes / 1e6).toFixed(1)} MB`,
+      layoutOf(r.runs),
+      `**${fmtMs(median(r.runs.map((x) => x.paint)))}**`,
+      r.runs.map((x) => fmtMs(x.paint)).join(', '),
+      fmtMs(median(r.runs.map((x) => x.tbt))),
+      fmtMs(median(r.runs.map((x) => x.longest))),
+      fmtMs(median(r.runs.map((x) => x.fitAll))),
+      `${fmtInt(median(r.runs.map((x) => x.nodes)))} nodes, ${fmtInt(median(r.runs.map((x) => x.edges)))} lines`,
+    ]),
+  };
+  const biggest = results.at(-1);
+  return [
+    {
+      title: `Dashboard: the topology page at ${fmtInt(biggest?.servers ?? 0)} servers`,
+      command: 'npm run bench -- --only dashboard   # or: npx tsx bench/topology-page.bench.ts',
+      method:
+        `Debian's Chromium (\`${CHROMIUM}\`, headless, \`--disable-gpu\`: rasterising in software) ` +
+        `opens \`/topology\` at 1440×1000 in a fresh browser context per load. The page comes from ` +
+        `\`apps/web/dist\` (rebuilt first when older than its sources) on a small static server; ` +
+        `\`/api/session\` (an admin) and \`/api/topology\` are answered by Playwright route mocks with a ` +
+        `generated whole-cloud topology shaped like the cloud bench's data ` +
+        `(\`features/topology/testing/generate-topology.ts\`: ${biggest?.hosts ?? '?'} hosts, 1 shared ` +
+        `volume per 5 servers, 4 attachments per server, ~10% read-write, ~1.5% stuck), so the figure is ` +
+        `the page's own work: the time the endpoint itself takes at this size is in the cloud's ` +
+        `reads-at-scale section. "First graph frame" is the time from navigation to the second ` +
+        `animation frame after server nodes enter the DOM (a MutationObserver installed before the app ` +
+        `runs), i.e. the first paint of the graph; "blocking" sums the long tasks' time over 50 ms up to ` +
+        `then; "fit whole graph" clicks the fit button and waits two frames. No number is written as a ` +
+        `target for this page: the issue asks for it to be usable at 5,000 servers with the layout in a ` +
+        `Web Worker, so the main thread never freezes on it.`,
+      tables: [table],
+      verdicts: [],
+      notes: [
+        'Where the time goes at 5,000 servers (one traced load, 2.9 s in all on this 2-core machine): ' +
+          '~1.5 s until the 6.1 MB answer is in (page, lazy chunk, session, the route mock), ~0.3 s ' +
+          'parsing and validating it (zod) and preparing the layout input, ~0.3 s for the worker to ' +
+          'start and lay out, and ~0.85 s building 26,000 React Flow elements and rendering the visible ' +
+          'ones (`onlyRenderVisibleElements`: under a hundred nodes and a few hundred lines at the ' +
+          'opening zoom).',
+        'The layout: elk (layered) while the host-volume graph has at most 400 nodes and 1,500 links ' +
+          '(about a second in Node at that size; 2.9 s at 2,000 servers), with an 8 s watchdog that ' +
+          'terminates the worker and falls back to columns; beyond that a columns layout in a worker ' +
+          'without elk (a few KB instead of 1.47 MB to fetch and compile), which wraps hosts into bands ' +
+          'once a column would pass 4,000 px. elk orders hosts and volumes on the host-volume graph and ' +
+          "two barycentre sweeps order each host's servers: elk's hierarchy handling (servers inside " +
+          'host boxes) took 46 s at 500 servers, and its order for a flat host → server → volume graph ' +
+          'crossed up to 40% more lines than the sweeps.',
+        'What it took to get here: the dot background is hidden below zoom 0.3 (at zoom 0.01 it meant ' +
+          'millions of sub-pixel dots and 1.9 s of rasterising); below zoom 0.2 a big graph switches to ' +
+          'an overview of hosts and volumes only, before zooming out (fit whole graph went from 4–7 s to ' +
+          "~1.9 s); nodes carry their known size as `measured`, or React Flow's `fitView` waits for " +
+          'nodes `onlyRenderVisibleElements` never renders; the minimap mounts after the first frame ' +
+          '(longest task 640 → 430 ms).',
+      ],
+    },
+  ];
+}
+
+if (isMain(import.meta.url)) await runStandalone(run);

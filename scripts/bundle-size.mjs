@@ -10,16 +10,11 @@
 // Sizes are in kB = 1000 bytes, as Vite prints them; gzip at zlib's default level (6), as a web
 // server typically sends it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSize, loginPageScripts, repoRoot as root, webDist as dist } from './web-bundle.mjs';
 
 const BUDGET_KB = 200;
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'apps/web/dist');
-const manifestFile = join(dist, '.vite/manifest.json');
-const indexFile = join(dist, 'index.html');
 
 function fail(message) {
   process.stderr.write(`bundle-size: ${message}\n`);
@@ -31,43 +26,13 @@ if (process.argv.includes('--build')) {
   const r = spawnSync(npm, ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) fail(`the web app did not build (exit ${r.status})`);
 }
-if (!existsSync(indexFile))
-  fail('apps/web/dist/index.html is missing: run `npm run build --workspace apps/web`');
 
-/** From Vite's manifest: the HTML entry's chunk and its static imports, depth first. */
-function fromManifest() {
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-  const entry = Object.entries(manifest).find(([key, c]) => c.isEntry && key.endsWith('index.html'));
-  const [entryKey] = entry ?? Object.entries(manifest).find(([, c]) => c.isEntry) ?? [];
-  if (!entryKey) fail('the Vite manifest has no entry');
-  const files = [];
-  const seen = new Set();
-  const visit = (key) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    const chunk = manifest[key];
-    if (!chunk) fail(`the Vite manifest names ${key} but has no such chunk`);
-    if (chunk.file.endsWith('.js')) files.push(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  visit(entryKey);
-  return files;
+let files;
+try {
+  files = loginPageScripts(dist);
+} catch (err) {
+  fail(err.message);
 }
-
-/** From index.html: module scripts and modulepreload links (what Vite emits for static imports). */
-function fromIndexHtml() {
-  const html = readFileSync(indexFile, 'utf8');
-  const files = [];
-  for (const m of html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)) files.push(m[1]);
-  for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) files.push(m[1]);
-  return files.map((f) => f.replace(/^\//, ''));
-}
-
-const files = [...new Set(existsSync(manifestFile) ? fromManifest() : fromIndexHtml())];
-// Whatever the source, index.html must load exactly these (a mismatch means this script is wrong).
-const fromHtml = new Set(fromIndexHtml());
-const missing = files.filter((f) => !fromHtml.has(f));
-if (missing.length > 0) fail(`index.html does not reference ${missing.join(', ')}`);
 
 const kb = (bytes) => (bytes / 1000).toFixed(2);
 let rawTotal = 0;
@@ -75,7 +40,7 @@ let gzipTotal = 0;
 process.stdout.write('Login page, initial JavaScript (apps/web/dist):\n');
 for (const file of files) {
   const body = readFileSync(join(dist, file));
-  const gz = gzipSync(body).length;
+  const gz = gzipSize(body);
   rawTotal += body.length;
   gzipTotal += gz;
   process.stdout.write(
