@@ -75,3 +75,57 @@ describe('callOpenStack', () => {
     expect(err).toMatchObject({ status: 503, code: 'cloud_unreachable' });
   });
 });
+
+describe('callOpenStack on pooled connections the server is closing', () => {
+  // A cloud that drops the connections it has served so far, without an answer, the next time one
+  // is used: what a keep-alive timeout firing as the BFF reuses its idle sockets looks like.
+  let cloud: Server;
+  let url: string;
+  const served = new Set<unknown>();
+  const doomed = new Set<unknown>();
+  beforeAll(async () => {
+    cloud = createServer((req, res) => {
+      if (doomed.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'), 20);
+    });
+    await new Promise<void>((r) => cloud.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(cloud.address() as AddressInfo).port}/v3`;
+  });
+  afterAll(async () => {
+    cloud.closeAllConnections();
+    await new Promise((r) => cloud.close(r));
+  });
+
+  it("drops an idle connection before the server's announced keep-alive timeout", async () => {
+    // Announces 2 s but keeps connections open: only the client's own timer can tell them apart.
+    const hinting = createServer((req, res) => {
+      res.setHeader('Keep-Alive', 'timeout=2');
+      res.end(JSON.stringify({ port: req.socket.remotePort }));
+    });
+    hinting.keepAliveTimeout = 60_000;
+    await new Promise<void>((r) => hinting.listen(0, '127.0.0.1', r));
+    const at = `http://127.0.0.1:${(hinting.address() as AddressInfo).port}/v3`;
+    try {
+      const first = await callOpenStack<{ port: number }>('compute', at);
+      expect((await callOpenStack<{ port: number }>('compute', at)).body.port).toBe(first.body.port);
+      await new Promise((r) => setTimeout(r, 1_300));
+      expect((await callOpenStack<{ port: number }>('compute', at)).body.port).not.toBe(first.body.port);
+    } finally {
+      hinting.closeAllConnections();
+      await new Promise((r) => hinting.close(r));
+    }
+  });
+
+  it('reads again on a new connection when every idle one turns out closed', async () => {
+    // Three calls at once leave three idle sockets in the pool; then all of them go bad.
+    await Promise.all([1, 2, 3].map(() => callOpenStack('compute', url)));
+    for (const s of served) doomed.add(s);
+    expect(doomed.size).toBe(3);
+    const res = await callOpenStack('compute', url);
+    expect(res).toMatchObject({ status: 200, body: { ok: true } });
+  });
+});

@@ -138,3 +138,22 @@ describe.runIf(url)('sessions in PostgreSQL shared by two BFFs', () => {
     expect(listed.body.launches.map((l: { id: string }) => l.id)).toContain(started.body.id);
   });
 });
+
+describe.runIf(url)('a session store whose first query failed', () => {
+  it('tries again on the next request instead of failing forever', async () => {
+    // The table's schema does not exist yet: the store's first query fails as it would with PostgreSQL down.
+    const schema = `s_${randomBytes(5).toString('hex')}`;
+    const store = new PgSessionStore(url!, `${schema}.bff_sessions`);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await expect(store.get('nobody')).rejects.toThrow();
+      await admin.query(`create schema ${schema}`);
+      await expect(store.get('nobody')).resolves.toBeNull();
+    } finally {
+      await store.close();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});

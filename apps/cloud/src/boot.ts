@@ -4,17 +4,20 @@ import { reconcileCompute, seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
 import type { Logger } from './platform/logger.js';
+import { BOOT_SCOPE, joinDatabase, type ReconcileScope, startTakeover } from './platform/presence.js';
 import { TaskRunner } from './platform/tasks.js';
 import { reconcileVolumes, seedVolume } from './volume/index.js';
 
 export interface BootedCloud extends Cloud {
   deps: CloudDeps;
+  /** Leaves the database (another process may take over what this one had in flight). */
   close(): Promise<void>;
 }
 
 /**
- * Opens the store (migrating it), seeds what is missing, finishes work a previous process
- * left half-done, and builds the app. Shared by main.ts and the tests.
+ * Opens the store (migrating it), seeds what is missing, finishes work a dead process left
+ * half-done (only when no other live process shares the database: `platform/presence.ts`), and
+ * builds the app. Shared by main.ts and the tests.
  */
 export async function bootCloud(
   config: CloudConfig,
@@ -22,19 +25,34 @@ export async function bootCloud(
   storeOptions: StoreOptions = {},
 ): Promise<BootedCloud> {
   const store = await openStore(config.databaseUrl, logger, storeOptions);
+  const presence = await joinDatabase(config.databaseUrl, storeOptions, logger).catch(async (err) => {
+    await store.close();
+    throw err;
+  });
   const tasks = new TaskRunner(config.backendDelayMs, logger);
   const deps: CloudDeps = { config, store, logger, tasks };
   await seedIdentity(store, config, logger);
   await seedVolume(deps);
   await seedCompute(deps);
-  await reconcileVolumes(deps);
-  await reconcileCompute(deps);
+  const reconcile = async (scope: ReconcileScope) => {
+    await reconcileVolumes(deps, scope);
+    await reconcileCompute(deps, scope);
+  };
+  if (!(await presence.whenAlone(() => reconcile(BOOT_SCOPE)))) {
+    logger.info('reconcile skipped: another cloud process is working on this database');
+  }
+  const stopTakeover =
+    presence.shared && config.takeoverIntervalMs > 0
+      ? startTakeover(presence, tasks, config.takeoverIntervalMs, reconcile, logger)
+      : async () => undefined;
   const cloud = createApp(deps);
   return {
     ...cloud,
     deps,
     async close() {
+      await stopTakeover();
       tasks.stop();
+      await presence.close();
       await store.close();
     },
   };

@@ -10,6 +10,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How long the emulated volume backend and compute hosts take per step (0 in tests). */
   CLOUD_BACKEND_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
+  /** PostgreSQL: how often a process alone on the database takes over a dead one's work (0: never). */
+  CLOUD_TAKEOVER_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   OS_ADMIN_PASSWORD: z.string().min(1).default('admin'),
   OS_DEMO_PASSWORD: z.string().min(1).default('demo'),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(86_400),
@@ -28,6 +30,8 @@ export interface CloudConfig {
   databaseUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   backendDelayMs: number;
+  /** 0 turns the takeover off (tests that run one process). */
+  takeoverIntervalMs: number;
   adminPassword: string;
   demoPassword: string;
   tokenTtlSeconds: number;
@@ -52,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CloudConfig {
     databaseUrl: e.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     backendDelayMs: e.CLOUD_BACKEND_DELAY_MS,
+    takeoverIntervalMs: e.CLOUD_TAKEOVER_INTERVAL_MS,
     adminPassword: e.OS_ADMIN_PASSWORD,
     demoPassword: e.OS_DEMO_PASSWORD,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
@@ -68,6 +73,7 @@ export function testConfig(overrides: Partial<CloudConfig> = {}): CloudConfig {
     databaseUrl: ':memory:',
     logLevel: 'silent',
     backendDelayMs: 0,
+    takeoverIntervalMs: 0,
     adminPassword: 'admin',
     demoPassword: 'demo',
     tokenTtlSeconds: 3600,

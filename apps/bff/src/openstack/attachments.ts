@@ -121,28 +121,36 @@ async function novaHoldsOf(cloud: CloudClient, serverId: string): Promise<NovaAt
   }
 }
 
+/** Cinder's attachment records of one volume (every project's for an admin). */
+export const attachmentRecordsOf = (cloud: CloudClient, volumeId: string): Promise<CinderAttachment[]> =>
+  listVolumeAttachments(cloud, { volumeId, allProjects: cloud.session.isAdmin });
+
 /**
  * Every hold on one volume, from every source (the volume's holders may be in other projects:
  * their names stay null for a member). Nova is asked per holder only where it adds the mode (2.105).
+ * A caller that fetched the volume's attachment records alongside the volume passes them in.
  */
-export async function holdsOfVolume(cloud: CloudClient, volume: CinderVolume): Promise<Hold[]> {
+export async function holdsOfVolume(
+  cloud: CloudClient,
+  volume: CinderVolume,
+  records?: readonly CinderAttachment[],
+): Promise<Hold[]> {
   const isAdmin = cloud.session.isAdmin;
-  const cinderAttachments = await listVolumeAttachments(cloud, {
-    volumeId: volume.id,
-    allProjects: isAdmin,
-  });
+  const cinderAttachments = records ?? (await attachmentRecordsOf(cloud, volume.id));
   const serverIds = new Set<string>([
     ...volume.attachments.map((a) => a.serverId),
     ...cinderAttachments.flatMap((a) => (a.serverId && !GONE.has(a.status) ? [a.serverId] : [])),
   ]);
-  const servers = (await Promise.all([...serverIds].map((id) => findServer(cloud, id)))).filter(
-    (s): s is NovaServer => s !== null,
+  // Each holder and its Nova attachments at once: one round trip, not two.
+  const withModes = supportsAttachModes(cloud);
+  const perServer = await Promise.all(
+    [...serverIds].map((id) => Promise.all([findServer(cloud, id), withModes ? novaHoldsOf(cloud, id) : []])),
   );
-  const novaAttachments = supportsAttachModes(cloud)
-    ? (await Promise.all(servers.map((s) => novaHoldsOf(cloud, s.id))))
-        .flat()
-        .filter((a) => a.volumeId === volume.id)
-    : [];
+  const servers = perServer.map(([s]) => s).filter((s): s is NovaServer => s !== null);
+  // Only the holders the caller may see, as if Nova had been asked for those alone.
+  const novaAttachments = perServer
+    .flatMap(([s, attachments]) => (s ? attachments : []))
+    .filter((a) => a.volumeId === volume.id);
   return joinHolds({ cinderAttachments, volumes: [volume], servers, novaAttachments, withHosts: isAdmin });
 }
 

@@ -1,4 +1,5 @@
 import { type CloudClient, VOLUME } from './cloud-client.js';
+import { OpenStackFault } from './fault.js';
 import { versionAtLeast } from './discovery.js';
 import type { AttachMode } from './nova.js';
 
@@ -187,9 +188,19 @@ export async function listVolumes(
 
 /** One volume; Cinder's 404 (with its message) when it does not exist or is another project's. */
 export async function getVolume(cloud: CloudClient, volumeId: string): Promise<CinderVolume> {
-  const res = await cloud.cinder<{ volume: RawVolume }>('GET', `/volumes/${encodeURIComponent(volumeId)}`, {
+  const res = await cloud.cinder<{ volume?: RawVolume }>('GET', `/volumes/${encodeURIComponent(volumeId)}`, {
     microversion: readVersion(cloud),
   });
+  // `detail` and `summary` name Cinder's collections, which answer without a `volume`.
+  if (!res.body.volume) {
+    throw new OpenStackFault(
+      'block-storage',
+      404,
+      `Volume ${volumeId} could not be found.`,
+      'itemNotFound',
+      null,
+    );
+  }
   return toVolume(res.body.volume);
 }
 

@@ -1,4 +1,5 @@
 import type { SessionData } from '../platform/session-store.js';
+import { OpenStackFault } from './fault.js';
 import { callOpenStack, type OpenStackRequest } from './http.js';
 
 /**
@@ -14,6 +15,9 @@ const cmp = (a: string, b: string) => {
   return am - bm || an - bn;
 };
 const capped = (wanted: string, max: string) => (cmp(wanted, max) <= 0 ? wanted : max);
+
+/** A `.` or `..` path segment (encodeURIComponent keeps dots; URL parsing resolves `%2e` too). */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|\?|$)/i;
 
 type Call = <T = unknown>(
   method: string,
@@ -43,6 +47,12 @@ export function cloudFor(session: SessionData): CloudClient {
     (service: string, base: string | null, versionPrefix: string | null): Call =>
     async (method, path, opts = {}) => {
       if (!base) throw new Error(`no ${service} endpoint in the catalog`);
+      // An id of `..` would be resolved away and name another resource of the cloud: it names none.
+      if (DOT_SEGMENT.test(path)) {
+        if (opts.allow?.includes(404))
+          return { status: 404, headers: new Headers(), body: undefined as never };
+        throw new OpenStackFault(service, 404, 'The resource could not be found.', null, null);
+      }
       const mv = opts.microversion && versionPrefix ? `${versionPrefix} ${opts.microversion}` : undefined;
       return callOpenStack(service, base + path, {
         ...opts,

@@ -57,13 +57,13 @@ export async function callOpenStack<T = unknown>(
   return { status: res.status, headers: res.headers, body: body as T };
 }
 
-// Pooled keep-alive connections: node:http costs the BFF far less per call than fetch's
-// streams, and every page of the dashboard makes several calls to the cloud.
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
-  'https:': new HttpsAgent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
-};
 const TIMEOUT_MS = 30_000;
+// Pooled keep-alive connections: node:http costs the BFF far less per call than fetch's
+// streams, and every page of the dashboard makes several calls to the cloud. With a timeout set,
+// Node also drops an idle socket a second before the server's `Keep-Alive: timeout=N` says the
+// server will (without one it keeps it, and the next call on it fails with "socket hang up").
+const pool = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: TIMEOUT_MS };
+const agents = { 'http:': new HttpAgent(pool), 'https:': new HttpsAgent(pool) };
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function toHeaders(raw: IncomingMessage['headers']): Headers {
@@ -91,7 +91,8 @@ async function send(
       target,
       {
         method,
-        agent: agents[https ? 'https:' : 'http:'],
+        // The retry goes on a new connection: the pool's other idle sockets may be closing too.
+        agent: retried ? false : agents[https ? 'https:' : 'http:'],
         headers: body !== null ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
         timeout: TIMEOUT_MS,
       },

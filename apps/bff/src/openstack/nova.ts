@@ -1,4 +1,5 @@
 import { type CloudClient, COMPUTE } from './cloud-client.js';
+import { OpenStackFault } from './fault.js';
 import { versionAtLeast } from './discovery.js';
 
 /**
@@ -239,9 +240,19 @@ export async function listServers(
 
 /** One server; Nova's 404 (with its message) when it does not exist or is another project's. */
 export async function getServer(cloud: CloudClient, serverId: string): Promise<NovaServer> {
-  const res = await cloud.nova<{ server: RawServer }>('GET', `/servers/${encodeURIComponent(serverId)}`, {
+  const res = await cloud.nova<{ server?: RawServer }>('GET', `/servers/${encodeURIComponent(serverId)}`, {
     microversion: readVersion(cloud),
   });
+  // `detail` names Nova's detailed list, which answers without a `server`.
+  if (!res.body.server) {
+    throw new OpenStackFault(
+      'compute',
+      404,
+      `Instance ${serverId} could not be found.`,
+      'itemNotFound',
+      null,
+    );
+  }
   return toServer(res.body.server);
 }
 

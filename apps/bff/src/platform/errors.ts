@@ -35,6 +35,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       });
       return;
     }
+    if (err instanceof URIError) {
+      // The router could not percent-decode a path parameter (`%ZZ`).
+      res.status(400).json({ error: { code: 'malformed_url', message: 'The request URL is not valid.' } });
+      return;
+    }
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.parse.failed') {
       res
@@ -44,6 +49,19 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (e?.type === 'entity.too.large') {
       res.status(413).json({ error: { code: 'too_large', message: 'The request body is too large.' } });
+      return;
+    }
+    // body-parser's other refusals: an unsupported charset or encoding (415), a body that does not inflate.
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+      const unsupported = e.status === 415;
+      res.status(e.status).json({
+        error: {
+          code: unsupported ? 'unsupported_body' : 'malformed_body',
+          message: unsupported
+            ? "The request body's encoding or character set is not supported."
+            : 'The request body could not be read.',
+        },
+      });
       return;
     }
     log.error({ err }, 'unexpected error');

@@ -66,7 +66,14 @@ export class PgSessionStore implements SessionStore {
       .query(
         `create table if not exists ${this.table} (id text primary key, data jsonb not null, expires_at timestamptz not null)`,
       )
-      .then(() => undefined);
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          // Forget the failure so the next request tries again once PostgreSQL is back.
+          this.#ready = null;
+          throw err;
+        },
+      );
     return this.#ready;
   }
 

@@ -33,6 +33,10 @@ export const webobNotFound = () =>
 
 export function createComputeService(deps: CloudDeps & { identity: Identity }): ComputeService {
   const router = Router();
+  // Nova routes no OPTIONS (Express would answer one with an Allow list); `/` lists versions for any.
+  router.use((req, _res, next) =>
+    next(req.method === 'OPTIONS' && req.path !== '/' ? webobNotFound() : undefined),
+  );
   router.use(computeVersionRoutes());
 
   const v21 = Router();

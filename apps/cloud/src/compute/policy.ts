@@ -2,9 +2,12 @@ import type { RequestContext } from '../platform/http/context.js';
 import { authOf } from '../platform/http/context.js';
 import { policyForbidden } from '../platform/http/errors.js';
 
+export { assertProjectWriter } from '../platform/http/policy.js';
+
 /**
  * Nova's policy checks as the recorded cloud enforced them (Zed defaults, new defaults off):
- * the admin-API rules need the admin role; everything else any project member may do.
+ * the admin-API rules need the admin role; everything else any role on the project may do,
+ * except that a reader-only token changes nothing (`assertProjectWriter`, platform/http/policy.ts).
  */
 export function isAdmin(ctx: RequestContext): boolean {
   return authOf(ctx).isAdmin;
@@ -41,4 +44,24 @@ export const RULES = {
   hypervisorsStatistics: 'os_compute_api:os-hypervisors:statistics',
   /** Our own extension; namespaced like Nova's rules so the 403 reads the same. */
   emulatorHosts: 'os_compute_api:os-emulator-hosts:list',
+  // Project-member rules: what a reader-only token is refused (nova/policies/servers.py,
+  // shelve.py, volumes_attachments.py).
+  serverCreate: 'os_compute_api:servers:create',
+  serverDelete: 'os_compute_api:servers:delete',
+  attachmentCreate: 'os_compute_api:os-volumes-attachments:create',
+  attachmentUpdate: 'os_compute_api:os-volumes-attachments:update',
+  attachmentDelete: 'os_compute_api:os-volumes-attachments:delete',
+} as const;
+
+/** The rule `POST /servers/{id}/action` checks for each action this cloud implements. */
+export const SERVER_ACTION_RULES = {
+  'os-stop': 'os_compute_api:servers:stop',
+  'os-start': 'os_compute_api:servers:start',
+  reboot: 'os_compute_api:servers:reboot',
+  shelve: 'os_compute_api:os-shelve:shelve',
+  shelveOffload: 'os_compute_api:os-shelve:shelve_offload',
+  unshelve: 'os_compute_api:os-shelve:unshelve',
+  resize: 'os_compute_api:servers:resize',
+  confirmResize: 'os_compute_api:servers:confirm_resize',
+  revertResize: 'os_compute_api:servers:revert_resize',
 } as const;

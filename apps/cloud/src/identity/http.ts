@@ -6,6 +6,7 @@ import express, {
   type Router,
 } from 'express';
 import { baseUrl } from '../platform/http/base-url.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../platform/http/body.js';
 import { OpenStackError } from '../platform/http/errors.js';
 import { faultBody, toOpenStackError } from '../platform/http/faults.js';
 import { MALFORMED_BODY, expectingToFind } from './errors.js';
@@ -45,9 +46,11 @@ export function keystoneJsonBody(limitBytes: number): RequestHandler[] {
       type === 'application/json' ||
       (type.startsWith('application/') && type.endsWith('+json'));
     if (!isJson) throw expectingToFind('application/json', 'Content-Type header');
+    const text = raw.toString('utf8');
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new OpenStackError(400, MALFORMED_BODY);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw new OpenStackError(400, MALFORMED_BODY);
     }

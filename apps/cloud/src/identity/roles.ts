@@ -1,8 +1,12 @@
 /**
  * Keystone's default implied roles (bootstrap): admin implies member, member implies reader.
- * Tokens list the expanded set, as the recorded cloud does (demo: reader, member).
+ * Tokens list the expanded set, as the recorded cloud does (demo: reader, member). No prototype:
+ * role names are anyone's, and a role called `constructor` implies nothing.
  */
-const IMPLIES: Record<string, string[]> = { admin: ['member'], member: ['reader'] };
+const IMPLIES: Record<string, string[]> = Object.assign(Object.create(null), {
+  admin: ['member'],
+  member: ['reader'],
+});
 
 export function expandImpliedRoles(names: string[]): string[] {
   const out = new Set<string>();

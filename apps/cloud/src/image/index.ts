@@ -47,6 +47,10 @@ export function createImageService(deps: CloudDeps & { identity: Identity }): Im
   router.use(imageVersionRoutes());
   const v2 = Router();
   v2.use(deps.identity.requireToken);
+  // Glance routes no OPTIONS (Express would answer one with an Allow list).
+  v2.use((req, _res, next) =>
+    next(req.method === 'OPTIONS' ? glanceError(404, 'The resource could not be found.') : undefined),
+  );
   v2.use(imagesRoutes(deps));
   v2.use(() => {
     throw glanceError(404, 'The resource could not be found.');

@@ -26,6 +26,28 @@ describe('TaskRunner', () => {
     await expect(tasks.idle()).resolves.toBeUndefined();
   });
 
+  it('covers() a subject while work on it is scheduled or running, and not after', async () => {
+    const tasks = new TaskRunner(0, log);
+    let seenWhileRunning = false;
+    tasks.schedule('first', async () => undefined, 0, 'server:a');
+    tasks.schedule(
+      'second',
+      async () => {
+        seenWhileRunning = tasks.covers('server:a');
+      },
+      5,
+      'server:a',
+    );
+    expect(tasks.covers('server:a')).toBe(true);
+    expect(tasks.covers('server:b')).toBe(false);
+    await tasks.idle();
+    expect(seenWhileRunning).toBe(true);
+    expect(tasks.covers('server:a')).toBe(false);
+    tasks.schedule('cancelled', async () => undefined, 10_000, 'volume:v');
+    tasks.stop();
+    expect(tasks.covers('volume:v')).toBe(false);
+  });
+
   it('after stop(), scheduled work never runs and idle() does not hang', async () => {
     const tasks = new TaskRunner(10_000, log);
     let ran = false;

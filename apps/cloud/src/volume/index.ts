@@ -37,6 +37,8 @@ export function createVolumeService(deps: CloudDeps & { identity: Identity }): V
   const volumes = createVolumesService({ store: deps.store, backend, types, logger: deps.logger });
   const services: VolumeServices = { volumes, types, pools: createPoolsService(deps.store, types) };
   const router = Router();
+  // Cinder routes no OPTIONS (Express would answer one with an Allow list).
+  router.use((req, _res, next) => next(req.method === 'OPTIONS' ? notFound(WEBOB_NOT_FOUND) : undefined));
   router.use(versionRoutes(deps.identity.requireToken));
 
   // Everything under /v3 needs a token first (keystonemiddleware runs before Cinder's own code).

@@ -1,18 +1,22 @@
 import type { CloudDeps } from '../app.js';
+import { BOOT_SCOPE, type ReconcileScope } from '../platform/presence.js';
 import { BACKEND, backendSteps, poolCapabilities, poolSatisfies } from './service/backend.js';
 import { typesStore } from './store/types.store.js';
 import { volumesStore } from './store/volumes.store.js';
 
 /**
- * On start, finishes what a previous process left half-done in the emulated volume backend:
+ * Finishes what a dead process left half-done in the emulated volume backend:
  * `creating` volumes are scheduled (available, or error when no pool fits their type),
  * `deleting` ones removed (error_deleting if attachments remain), and an interrupted
  * `extending` / `retyping` is rolled back to the status the attachments give (the backend had
- * not applied it). Every change is logged.
+ * not applied it). Every change is logged. `scope` says which volumes are this call's to take over
+ * (at start: all of them).
  */
-export async function reconcileVolumes(deps: CloudDeps): Promise<void> {
+export async function reconcileVolumes(deps: CloudDeps, scope: ReconcileScope = BOOT_SCOPE): Promise<void> {
   const { store, logger } = deps;
-  const stuck = await volumesStore.byStatus(store.db, ['creating', 'deleting', 'extending', 'retyping']);
+  const stuck = (
+    await volumesStore.byStatus(store.db, ['creating', 'deleting', 'extending', 'retyping'])
+  ).filter((v) => scope.claims(`volume:${v.id}`));
   if (stuck.length === 0) return;
   const types = new Map((await typesStore.all(store.db)).map((t) => [t.id, t]));
   for (const v of stuck) {

@@ -59,7 +59,8 @@ export async function startCloud(
       cloud.deps.tasks.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await cloud.deps.store.close();
+      // Also leaves the database, as a killed process's connections drop.
+      await cloud.close();
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

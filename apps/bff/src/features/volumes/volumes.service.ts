@@ -1,5 +1,5 @@
 import type { Attachment, CreateVolumeRequest, Volume } from '@sv/shared';
-import { holdsOfVolume, joinHolds } from '../../openstack/attachments.js';
+import { attachmentRecordsOf, holdsOfVolume, joinHolds } from '../../openstack/attachments.js';
 import {
   type CinderVolume,
   createVolume,
@@ -66,8 +66,12 @@ export function volumesService(changes: ChangeBus) {
 
     async get(session: SessionData, volumeId: string): Promise<Volume> {
       const cloud = cloudFor(session);
-      const volume = await getVolume(cloud, volumeId);
-      return toVolumeView(volume, await holdsOfVolume(cloud, volume));
+      // The volume and its attachment records at once: the records need only the id.
+      const [volume, records] = await Promise.all([
+        getVolume(cloud, volumeId),
+        attachmentRecordsOf(cloud, volumeId),
+      ]);
+      return toVolumeView(volume, await holdsOfVolume(cloud, volume, records));
     },
 
     async create(session: SessionData, input: CreateVolumeRequest): Promise<Volume> {

@@ -7,7 +7,13 @@ import { isUuidLike } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { BOOLEAN_ENUM_NO_LETTERS, boolFromString } from '../../platform/validation/parameter-types.js';
 import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
-import { type HostedServerRow, hostsStore, type NodeRow, type ServiceRow } from '../store/hosts.store.js';
+import {
+  type HostedServerRow,
+  type HostedUsageRow,
+  hostsStore,
+  type NodeRow,
+  type ServiceRow,
+} from '../store/hosts.store.js';
 import {
   enumParam,
   type JsonSchema,
@@ -113,32 +119,43 @@ function embeddedFlavor(text: string): Partial<FlavorSize> {
  * the reserved RAM; local disk only for servers booted from an image (a volume-backed root
  * lives on the volume service), plus ephemeral and swap.
  */
-async function usageByHost(db: Db, servers: HostedServerRow[]): Promise<Map<string, HostUsage>> {
-  const sizes = servers.map((s) => embeddedFlavor(s.flavor));
+async function usageByHost(db: Db, groups: HostedUsageRow[]): Promise<Map<string, HostUsage>> {
+  const sizes = groups.map((g) => embeddedFlavor(g.flavor));
   const missing = [
     ...new Set(
-      servers
+      groups
         .filter((_, i) => sizes[i]!.vcpus === undefined || sizes[i]!.ram === undefined)
-        .map((s) => s.flavor_id),
+        .map((g) => g.flavor_id),
     ),
   ];
   const fallback = new Map((await hostsStore.flavorsByIds(db, missing)).map((f) => [f.id, f]));
   const out = new Map<string, HostUsage>();
-  servers.forEach((s, i) => {
-    const row = fallback.get(s.flavor_id);
+  groups.forEach((g, i) => {
+    const row = fallback.get(g.flavor_id);
     const size = { vcpus: 0, ram: 0, disk: 0, ephemeral: 0, swap: 0, ...row, ...sizes[i] };
-    const u = out.get(s.host) ?? { vcpus: 0, memoryMb: 0, localGb: 0, runningVms: 0, currentWorkload: 0 };
-    const volumeBacked = !s.image_id;
-    u.vcpus += size.vcpus;
-    u.memoryMb += size.ram;
+    const u = out.get(g.host) ?? { vcpus: 0, memoryMb: 0, localGb: 0, runningVms: 0, currentWorkload: 0 };
+    u.vcpus += g.servers * size.vcpus;
+    u.memoryMb += g.servers * size.ram;
     // Swap rounds up to whole GB per server, as the scheduler claims it.
-    u.localGb += (volumeBacked ? 0 : size.disk) + size.ephemeral + Math.ceil(size.swap / 1024);
-    u.runningVms += 1;
-    if (s.task_state) u.currentWorkload += 1;
-    out.set(s.host, u);
+    u.localGb +=
+      g.servers * ((g.volume_backed ? 0 : size.disk) + size.ephemeral + Math.ceil(size.swap / 1024));
+    u.runningVms += g.servers;
+    u.currentWorkload += g.busy;
+    out.set(g.host, u);
   });
   return out;
 }
+
+/** One usage group per server, for callers that read the servers themselves. */
+const usageGroupsOf = (servers: HostedServerRow[]): HostedUsageRow[] =>
+  servers.map((s) => ({
+    host: s.host,
+    flavor_id: s.flavor_id,
+    flavor: s.flavor,
+    volume_backed: s.image_id ? 0 : 1,
+    servers: 1,
+    busy: s.task_state ? 1 : 0,
+  }));
 
 function toComputeHost(node: NodeRow, svc: ServiceRow, usage: HostUsage | undefined): ComputeHost {
   const u = usage ?? { vcpus: 0, memoryMb: 0, localGb: 0, runningVms: 0, currentWorkload: 0 };
@@ -195,7 +212,7 @@ async function nodesWithServices(db: Db): Promise<NodeWithService[]> {
 /** Every nova-compute host with its capabilities, state and usage, in node order. */
 export async function listComputeHosts(db: Db): Promise<ComputeHost[]> {
   const pairs = await nodesWithServices(db);
-  const usage = await usageByHost(db, await hostsStore.hostedServers(db));
+  const usage = await usageByHost(db, await hostsStore.hostedUsage(db));
   return pairs.map(({ node, service }) => toComputeHost(node, service, usage.get(node.host)));
 }
 
@@ -496,7 +513,7 @@ async function hypervisorsOf(db: Db, pairs: NodeWithService[], withServers: bool
     db,
     pairs.map((p) => p.node.host),
   );
-  const usage = await usageByHost(db, servers);
+  const usage = await usageByHost(db, usageGroupsOf(servers));
   return pairs.map(({ node, service }) => ({
     node,
     service,

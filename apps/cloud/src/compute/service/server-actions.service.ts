@@ -4,6 +4,7 @@ import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
+import { assertProjectWriter, SERVER_ACTION_RULES } from '../policy.js';
 import { flavorsStore } from '../store/flavors.store.js';
 import {
   type FlavorSnapshot,
@@ -107,6 +108,7 @@ export async function serverAction(
   await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !(auth.isAdmin || s.project_id === auth.projectId)) throw instanceNotFound(id);
+    assertProjectWriter(auth, SERVER_ACTION_RULES[action]);
     const set = (changes: Partial<ServerRow>) =>
       serversStore.update(tx, id, { ...changes, updated_at: nowIso() });
     switch (action) {

@@ -9,6 +9,7 @@ import { nowIso } from '../../platform/time.js';
 import { visibleVolume } from '../../volume/service/attachments.service.js';
 import { createTypesService } from '../../volume/service/types.service.js';
 import type { VolumeRow } from '../../volume/store/volumes.store.js';
+import { assertProjectWriter, RULES } from '../policy.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type FlavorRow, flavorsStore } from '../store/flavors.store.js';
 import { type FlavorSnapshot, type ServerRow, serversStore } from '../store/servers.store.js';
@@ -119,6 +120,8 @@ export async function createServers(
   body: unknown,
 ): Promise<{ created: CreatedServers; placement: Placement }> {
   validateBody(serverCreateSchema(version), body);
+  // Nova checks `servers:create` once the body is valid, before it looks at anything in it.
+  assertProjectWriter(auth, RULES.serverCreate);
   const root = body as Record<string, unknown>;
   const s = root.server as Record<string, unknown>;
   const name = s.name as string;

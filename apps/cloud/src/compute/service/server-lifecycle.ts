@@ -43,7 +43,12 @@ export function scheduleAdvance(
   ctx: StepContext = {},
   delayMs?: number,
 ): void {
-  deps.tasks.schedule('compute: server step', () => advanceServer(deps, serverId, ctx), delayMs);
+  deps.tasks.schedule(
+    'compute: server step',
+    () => advanceServer(deps, serverId, ctx),
+    delayMs,
+    `server:${serverId}`,
+  );
 }
 
 export async function advanceServer(deps: CloudDeps, serverId: string, ctx: StepContext = {}): Promise<void> {

@@ -3,14 +3,14 @@ import type { Store, Tx } from '../../platform/db/store.js';
 import { OpenStackError } from '../../platform/http/errors.js';
 import { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
-import { deleteAttachment, reserveAttachment } from '../../volume/service/attachments.service.js';
+import { removeAttachment, reserveAttachment } from '../../volume/service/attachments.service.js';
 import { createBackend } from '../../volume/service/backend.js';
 import { createTypesService } from '../../volume/service/types.service.js';
 import { createVolumesService, type VolumesService } from '../../volume/service/volumes.service.js';
 import { volumesStore } from '../../volume/store/volumes.store.js';
 import { bdmsStore } from '../store/bdms.store.js';
 import type { ServerRow } from '../store/servers.store.js';
-import { novaServiceCaller } from './volume-attach.service.js';
+import { novaServiceCaller, volumeIdsOf } from './volume-attach.service.js';
 
 /**
  * What the emulated compute host asks of Cinder besides the attach core: creating the volumes
@@ -94,14 +94,17 @@ export async function volumeCreateState(
  */
 export async function reReserveServerVolumes(deps: CloudDeps, tx: Tx, server: ServerRow): Promise<void> {
   const caller = novaServiceCaller(server);
-  for (const bdm of await bdmsStore.forServer(tx, server.id)) {
+  const bdms = await bdmsStore.forServer(tx, server.id);
+  // Handled in attach order below, so locked in id order first (servers sharing volumes).
+  await volumesStore.lockByIds(deps.store, tx, volumeIdsOf(bdms));
+  for (const bdm of bdms) {
     if (!bdm.volume_id || !bdm.attachment_id) continue;
     const fresh = await reserveAttachment(deps.store, tx, caller, {
       volumeId: bdm.volume_id,
       instanceUuid: server.id,
     });
     try {
-      await deleteAttachment(deps.store, tx, caller, bdm.attachment_id);
+      await removeAttachment(deps.store, tx, caller, bdm.attachment_id);
     } catch (err) {
       if (!(err instanceof OpenStackError && err.status === 404)) throw err;
     }

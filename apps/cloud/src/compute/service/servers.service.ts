@@ -4,7 +4,8 @@ import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../.
 import type { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
-import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
+import { assertProjectWriter, RULES } from '../policy.js';
+import { bdmsStore, type ServerViewBdm } from '../store/bdms.store.js';
 import {
   type ImageRow,
   type ServerListKey,
@@ -43,9 +44,9 @@ export async function loadExtras(
 ): Promise<Map<string, ServerExtras>> {
   const db = deps.store.db;
   const ids = servers.map((s) => s.id);
-  const bdms = new Map<string, BdmRow[]>();
+  const bdms = new Map<string, ServerViewBdm[]>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const b of await bdmsStore.forServers(db, ids.slice(i, i + 500))) {
+    for (const b of await bdmsStore.viewFieldsForServers(db, ids.slice(i, i + 500))) {
       const list = bdms.get(b.server_id) ?? [];
       list.push(b);
       bdms.set(b.server_id, list);
@@ -216,7 +217,8 @@ function regexFilter(pattern: string): (value: string | null) => boolean {
 }
 
 type SortKey = keyof ServerListKey;
-const SORT_COLUMNS: Record<string, SortKey> = {
+// No prototype: the keys come from the request, and `constructor` must not find a column.
+const SORT_COLUMNS: Record<string, SortKey> = Object.assign(Object.create(null), {
   created_at: 'created_at',
   updated_at: 'updated_at',
   launched_at: 'launched_at',
@@ -234,7 +236,7 @@ const SORT_COLUMNS: Record<string, SortKey> = {
   locked: 'locked',
   host: 'host',
   node: 'node',
-};
+});
 
 function compareValues(a: unknown, b: unknown): number {
   // Nova sorts NULLs first ascending (MySQL/SQLite order).
@@ -336,10 +338,17 @@ export async function listServers(
   const { limit, marker } = limitAndMarker(search);
   const effectiveLimit = Math.min(limit ?? MAX_LIMIT, MAX_LIMIT);
 
-  let keys = await serversStore.listKeys(deps.store.db, filter);
+  const name = str('name') ?? str('display_name');
+  const sort = sortParams(search, auth.isAdmin);
+  // Only what the sort and the in-memory filters below read.
+  const columns: SortKey[] = sort.map(([key]) => key);
+  if (name !== undefined) columns.push('name');
+  if (str('hostname') !== undefined) columns.push('hostname');
+  if (['tags', 'tags-any', 'not-tags', 'not-tags-any'].some((k) => search[k] !== undefined))
+    columns.push('tags');
+  let keys = await serversStore.listKeys(deps.store.db, filter, columns);
   // Servers have no addresses here (no Neutron), so an IP filter matches none.
   if (search.ip !== undefined || search.ip6 !== undefined) keys = [];
-  const name = str('name') ?? str('display_name');
   if (name !== undefined) {
     const match = regexFilter(name);
     keys = keys.filter((k) => match(k.name));
@@ -350,7 +359,6 @@ export async function listServers(
   }
   keys = filterTags(keys, search);
 
-  const sort = sortParams(search, auth.isAdmin);
   keys.sort((a, b) => {
     for (const [key, dir] of sort) {
       const c = compareValues(a[key], b[key]);
@@ -458,6 +466,7 @@ export async function deleteServer(deps: CloudDeps, auth: AuthContext, id: strin
   const started = await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !canSee(auth, s)) throw instanceNotFound(id);
+    assertProjectWriter(auth, RULES.serverDelete);
     if (s.locked === 1 && !auth.isAdmin) throw conflict(`Instance ${id} is locked`);
     if (s.task_state === 'deleting') return false;
     await serversStore.update(tx, id, { task_state: 'deleting', updated_at: nowIso() });

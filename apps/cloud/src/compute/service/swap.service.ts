@@ -7,12 +7,13 @@ import { nowIso } from '../../platform/time.js';
 import {
   beginDetaching,
   completeAttachment,
-  deleteAttachment,
+  removeAttachment,
   reserveAttachment,
   updateAttachment,
 } from '../../volume/service/attachments.service.js';
 import { attachmentsStore } from '../../volume/store/attachments.store.js';
 import { volumesStore } from '../../volume/store/volumes.store.js';
+import { assertProjectWriter, RULES } from '../policy.js';
 import { attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type ServerRow, serversStore } from '../store/servers.store.js';
 import { hostConnector, lockServerFor, cinderCaller, novaServiceCaller } from './volume-attach.service.js';
@@ -61,6 +62,7 @@ export async function updateVolumeAttachment(
     await deps.store.transaction(async (tx) => {
       const server = await lockServerFor(deps, tx, caller, request.serverId);
       if (swapping && !caller.isAdmin) throw policyForbidden(SWAP_POLICY);
+      assertProjectWriter(caller, RULES.attachmentUpdate);
       await updateRegular(tx, server, request);
     });
   }
@@ -194,7 +196,7 @@ async function finishSwap(
     const host = current?.host ? await attachHostsStore.byHost(tx, current.host) : undefined;
     if (!current || !bdm || !host) {
       // The server or mapping went away meanwhile: give the new volume back.
-      await deleteAttachment(deps.store, tx, caller, newAttachmentId).catch(() => undefined);
+      await removeAttachment(deps.store, tx, caller, newAttachmentId).catch(() => undefined);
       return;
     }
     const newVolume = await volumesStore.lockById(deps.store, tx, newVolumeId);
@@ -202,7 +204,7 @@ async function finishSwap(
     const attachment = await updateAttachment(deps.store, tx, caller, newAttachmentId, connector);
     await completeAttachment(deps.store, tx, caller, newAttachmentId);
     if (bdm.attachment_id) {
-      await deleteAttachment(deps.store, tx, caller, bdm.attachment_id).catch((err: unknown) => {
+      await removeAttachment(deps.store, tx, caller, bdm.attachment_id).catch((err: unknown) => {
         if (!(err instanceof OpenStackError && err.status === 404)) throw err;
       });
     }

@@ -9,15 +9,16 @@ import {
   beginDetaching,
   type Caller,
   completeAttachment,
-  deleteAttachment,
+  removeAttachment,
   reserveAttachment,
-  updateAttachment,
+  updateAndCompleteAttachment,
 } from '../../volume/service/attachments.service.js';
 import { createBackend } from '../../volume/service/backend.js';
 import { attachmentsStore } from '../../volume/store/attachments.store.js';
 import { type VolumeRow, volumesStore } from '../../volume/store/volumes.store.js';
 import { type AttachHost, attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type ServerRow, serversStore } from '../store/servers.store.js';
+import { assertProjectWriter, RULES } from '../policy.js';
 import { nextDeviceName, normaliseDeviceName } from './device-names.js';
 import {
   ATTACH_STATES,
@@ -215,6 +216,7 @@ export async function attachVolumeToServer(
 ): Promise<AttachVolumeResult> {
   const result = await deps.store.transaction(async (tx) => {
     const server = await lockServerFor(deps, tx, caller, request.serverId);
+    assertProjectWriter(caller, RULES.attachmentCreate);
     assertShelvedAllowed(server, 'attach_volume', request.version.atLeast('2.20'));
     assertInstanceState(server, caller, 'attach_volume', ATTACH_STATES);
     const volume = await lockVolumeFor(deps, tx, caller, request.volumeId);
@@ -257,9 +259,14 @@ export async function attachVolumeToServer(
 }
 
 function scheduleConnect(deps: CloudDeps, serverId: string): void {
-  deps.tasks.schedule('compute: attach volumes', async () => {
-    await connectServerVolumes(deps, serverId);
-  });
+  deps.tasks.schedule(
+    'compute: attach volumes',
+    async () => {
+      await connectServerVolumes(deps, serverId);
+    },
+    undefined,
+    `server:${serverId}`,
+  );
 }
 
 // --- The emulated compute host -------------------------------------------------------------------
@@ -352,8 +359,7 @@ async function connectOne(deps: CloudDeps, tx: Tx, serverId: string, bdmUuid: st
     bdm.device_name ?? nextDeviceName(await bdmsStore.deviceNamesForServer(tx, serverId), bdm.boot_index);
   const caller = novaServiceCaller(server);
   const connector = hostConnector(host, deviceName, bdm.attach_mode);
-  const attachment = await updateAttachment(deps.store, tx, caller, bdm.attachment_id, connector);
-  await completeAttachment(deps.store, tx, caller, bdm.attachment_id);
+  const attachment = await updateAndCompleteAttachment(deps.store, tx, caller, bdm.attachment_id, connector);
   await bdmsStore.update(tx, bdm.uuid, {
     device_name: deviceName,
     connection_info: JSON.stringify(
@@ -383,7 +389,7 @@ function novaConnectionInfo(cinderInfo: string | null, volume: VolumeRow, attach
 
 async function deleteAttachmentIfPresent(deps: CloudDeps, tx: Tx, server: ServerRow, attachmentId: string) {
   try {
-    await deleteAttachment(deps.store, tx, novaServiceCaller(server), attachmentId);
+    await removeAttachment(deps.store, tx, novaServiceCaller(server), attachmentId);
   } catch (err) {
     // Already gone in Cinder: Nova logs and carries on.
     if (!(err instanceof OpenStackError && err.status === 404)) throw err;
@@ -405,6 +411,8 @@ export async function releaseServerVolumes(
   options: { deleteOnTermination: boolean },
 ): Promise<string[]> {
   const bdms = await bdmsStore.forServer(tx, server.id);
+  // Released in attach order below, so locked in id order first (servers sharing volumes).
+  await volumesStore.lockByIds(deps.store, tx, volumeIdsOf(bdms));
   const deleted: string[] = [];
   for (const bdm of bdms) {
     if (bdm.attachment_id) await deleteAttachmentIfPresent(deps, tx, server, bdm.attachment_id);
@@ -415,6 +423,10 @@ export async function releaseServerVolumes(
   }
   return deleted;
 }
+
+/** The volumes a server's mappings name. */
+export const volumeIdsOf = (bdms: readonly BdmRow[]) =>
+  bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []));
 
 /**
  * Nova's delete_on_termination call into Cinder (`volume/api.py` delete): allowed only for an
@@ -456,6 +468,7 @@ export async function detachVolumeFromServer(
 ): Promise<void> {
   const pending = await deps.store.transaction(async (tx) => {
     const server = await lockServerFor(deps, tx, caller, request.serverId);
+    assertProjectWriter(caller, RULES.attachmentDelete);
     assertShelvedAllowed(server, 'detach_volume', request.version.atLeast('2.20'));
     const volume = await lockVolumeFor(deps, tx, caller, request.volumeId);
     if (!volume) throw volumeNotFound(request.volumeId);
@@ -476,18 +489,25 @@ export async function detachVolumeFromServer(
         ? badRequest(`Invalid volume: ${translated.message}`)
         : translated;
     }
+    // The client is told the detach was accepted: a restart must finish it (reconcileCompute).
+    await bdmsStore.update(tx, bdm.uuid, { detach_requested_at: nowIso() });
     return { server, bdm };
   });
   if (pending) {
     const { server, bdm } = pending;
-    deps.tasks.schedule('compute: detach volume', async () => {
-      await finishDetach(deps, server, bdm.uuid);
-    });
+    deps.tasks.schedule(
+      'compute: detach volume',
+      async () => {
+        await finishDetach(deps, server, bdm.uuid);
+      },
+      undefined,
+      `server:${server.id}`,
+    );
   }
 }
 
 /** The compute manager's detach: disconnect, `attachment_delete`, destroy the BDM. */
-async function finishDetach(deps: CloudDeps, server: ServerRow, bdmUuid: string): Promise<void> {
+export async function finishDetach(deps: CloudDeps, server: ServerRow, bdmUuid: string): Promise<void> {
   await deps.store.transaction(async (tx) => {
     await serversStore.lockById(deps.store, tx, server.id);
     const bdm = await bdmsStore.byUuid(tx, bdmUuid);

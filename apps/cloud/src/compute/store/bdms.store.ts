@@ -4,6 +4,18 @@ import type { Schema } from '../../platform/db/schema.js';
 type Db = Kysely<Schema>;
 export type BdmRow = Schema['block_device_mappings'];
 
+const SERVER_VIEW_BDM_COLUMNS = [
+  'uuid',
+  'server_id',
+  'volume_id',
+  'boot_index',
+  'device_name',
+  'delete_on_termination',
+  'created_at',
+] as const;
+/** The columns of a mapping that server views read. */
+export type ServerViewBdm = Pick<BdmRow, (typeof SERVER_VIEW_BDM_COLUMNS)[number]>;
+
 /** SQL for block_device_mappings: Nova's own record of which volumes a server holds. */
 export const bdmsStore = {
   forServer: (db: Db, serverId: string) =>
@@ -15,10 +27,15 @@ export const bdmsStore = {
       .orderBy('uuid')
       .execute(),
 
-  forServers: (db: Db, serverIds: readonly string[]) =>
+  /** What server views show of many servers' mappings (no connection info: it is the bulk of a row). */
+  viewFieldsForServers: (db: Db, serverIds: readonly string[]): Promise<ServerViewBdm[]> =>
     serverIds.length === 0
-      ? Promise.resolve([] as BdmRow[])
-      : db.selectFrom('block_device_mappings').selectAll().where('server_id', 'in', serverIds).execute(),
+      ? Promise.resolve([])
+      : db
+          .selectFrom('block_device_mappings')
+          .select([...SERVER_VIEW_BDM_COLUMNS])
+          .where('server_id', 'in', serverIds)
+          .execute(),
 
   forVolume: (db: Db, volumeId: string) =>
     db.selectFrom('block_device_mappings').selectAll().where('volume_id', '=', volumeId).execute(),
@@ -106,6 +123,17 @@ export const bdmsStore = {
       .execute();
     return rows.map((r) => r.id);
   },
+
+  /** Mappings of live servers whose detach Nova accepted and the host never finished. */
+  detachRequested: (db: Db) =>
+    db
+      .selectFrom('block_device_mappings as b')
+      .innerJoin('servers as s', 's.id', 'b.server_id')
+      .selectAll('b')
+      .where('b.detach_requested_at', 'is not', null)
+      .where('s.deleted', '=', 0)
+      .orderBy('b.detach_requested_at')
+      .execute(),
 
   insert: (db: Db, row: BdmRow) => db.insertInto('block_device_mappings').values(row).execute(),
 

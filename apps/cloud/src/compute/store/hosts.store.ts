@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 
 type Db = Kysely<Schema>;
@@ -15,6 +15,18 @@ export interface HostedServerRow {
   image_id: string | null;
   flavor_id: string;
   flavor: string;
+}
+
+/** Live servers of one host, flavor and kind of root disk: what usage is summed from. */
+export interface HostedUsageRow {
+  host: string;
+  flavor_id: string;
+  flavor: string;
+  /** 1 when booted from a volume (no image): no local root disk. */
+  volume_backed: number;
+  servers: number;
+  /** Of those, servers with a task in progress. */
+  busy: number;
 }
 
 /** SQL for compute services and nodes (and the read of servers that usage needs). */
@@ -71,6 +83,38 @@ export const hostsStore = {
       q = q.where('host', 'in', hosts);
     }
     return q.orderBy('created_at').orderBy('id').execute() as Promise<HostedServerRow[]>;
+  },
+
+  /**
+   * Live placed servers counted per host and flavor, in SQL: the scheduler reads this on every
+   * placement, and a row per server would make each one cost as much as the whole cloud.
+   */
+  async hostedUsage(db: Db): Promise<HostedUsageRow[]> {
+    const volumeBacked = sql<number>`case when image_id is null or image_id = '' then 1 else 0 end`;
+    const rows = await db
+      .selectFrom('servers')
+      .select((eb) => [
+        'host',
+        'flavor_id',
+        'flavor',
+        volumeBacked.as('volume_backed'),
+        eb.fn.countAll().as('servers'),
+        eb.fn.count('task_state').as('busy'),
+      ])
+      .where('deleted', '=', 0)
+      .where('host', 'is not', null)
+      .where('vm_state', 'not in', ['deleted', 'shelved_offloaded'])
+      .groupBy(['host', 'flavor_id', 'flavor', volumeBacked])
+      .execute();
+    // PostgreSQL answers counts as strings.
+    return rows.map((r) => ({
+      host: r.host!,
+      flavor_id: r.flavor_id,
+      flavor: r.flavor,
+      volume_backed: Number(r.volume_backed),
+      servers: Number(r.servers),
+      busy: Number(r.busy),
+    }));
   },
 
   async countServersOnHost(db: Db, host: string): Promise<number> {

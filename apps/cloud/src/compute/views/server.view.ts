@@ -2,7 +2,7 @@ import { novaHostId } from '../host-id.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { novaTime } from '../../platform/time.js';
 import { statusFromState } from '../service/server-states.js';
-import type { BdmRow } from '../store/bdms.store.js';
+import type { ServerViewBdm } from '../store/bdms.store.js';
 import type { FlavorSnapshot, ImageRow, ServerRow } from '../store/servers.store.js';
 
 /**
@@ -26,7 +26,7 @@ export interface ServerViewContext {
 
 /** What one server's detailed view needs besides its row; lists load these in batches. */
 export interface ServerExtras {
-  bdms: readonly BdmRow[];
+  bdms: readonly ServerViewBdm[];
   /** host_status of the server's host ('' when it has none). */
   hostStatus: string;
   image: ImageRow | undefined;
@@ -109,7 +109,7 @@ function imageProperties(imageId: string, image: ImageRow | undefined): Record<s
   return props;
 }
 
-function rootDeviceName(server: ServerRow, bdms: readonly BdmRow[]): string | null {
+function rootDeviceName(server: ServerRow, bdms: readonly ServerViewBdm[]): string | null {
   const root = bdms.find((b) => b.boot_index === 0);
   if (root?.device_name) return root.device_name;
   return server.launched_at ? '/dev/vda' : null;

@@ -18,7 +18,7 @@ import { domainsStore } from '../store/domains.store.js';
 import { type ProjectRow, projectsStore } from '../store/projects.store.js';
 import { rolesStore } from '../store/roles.store.js';
 import { type TokenRow, tokensStore } from '../store/tokens.store.js';
-import { usersStore } from '../store/users.store.js';
+import { type UserRow, usersStore } from '../store/users.store.js';
 
 export { AUTH_FAILED } from '../errors.js';
 
@@ -131,11 +131,20 @@ export function createTokenService(store: Store, ttlSeconds: number) {
     row: Pick<TokenRow, 'id' | 'user_id' | 'project_id' | 'expires_at'>,
   ): Promise<AuthContext | null> {
     const user = await usersStore.byId(db, row.user_id);
+    const project = row.project_id ? await projectsStore.byId(db, row.project_id) : undefined;
+    return contextOf(row, user, project);
+  }
+
+  /** `contextFor` with the token's user and project already read. */
+  async function contextOf(
+    row: Pick<TokenRow, 'id' | 'user_id' | 'project_id' | 'expires_at'>,
+    user: Pick<UserRow, 'enabled' | 'name' | 'domain_id'> | undefined,
+    project: Pick<ProjectRow, 'enabled' | 'name'> | undefined,
+  ): Promise<AuthContext | null> {
     if (!user?.enabled) return null;
     let projectName: string | null = null;
     let roles: string[] = [];
     if (row.project_id) {
-      const project = await projectsStore.byId(db, row.project_id);
       if (!project?.enabled) return null;
       projectName = project.name;
       roles = expandImpliedRoles(await assignmentsStore.roleNamesOn(db, row.user_id, row.project_id));
@@ -267,8 +276,17 @@ export function createTokenService(store: Store, ttlSeconds: number) {
 
     /** The caller behind a token, or null if it is unknown, revoked, expired, or its grants are gone. */
     async validate(token: string): Promise<AuthContext | null> {
-      const row = await tokensStore.byId(db, hashToken(token));
-      return usable(row) ? contextFor(row) : null;
+      const row = await tokensStore.byIdWithSubject(db, hashToken(token));
+      if (!usable(row)) return null;
+      const project =
+        row.project_enabled === null || row.project_name === null
+          ? undefined
+          : { enabled: row.project_enabled, name: row.project_name };
+      return contextOf(
+        row,
+        { enabled: row.user_enabled, name: row.user_name, domain_id: row.user_domain_id },
+        project,
+      );
     },
 
     /** GET/HEAD/DELETE /v3/auth/tokens: the subject token, or Keystone's 404s. */

@@ -263,6 +263,8 @@ export interface BlockDeviceMappingsTable {
   connection_info: string | null;
   created_at: string;
   updated_at: string | null;
+  /** When Nova accepted a detach the host has not finished (null otherwise); a restart finishes it. */
+  detach_requested_at?: string | null;
 }
 
 export interface ComputeSchema {

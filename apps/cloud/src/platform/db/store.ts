@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createClient } from '@libsql/client';
 import { Kysely, Migrator, PostgresDialect, type SelectQueryBuilder, type Transaction } from 'kysely';
+import Database from 'libsql';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { LibsqlDialect } from './libsql-dialect.js';
@@ -30,6 +30,8 @@ export interface StoreOptions {
 }
 
 const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
+/** Up to about 6 s of backoff in all before a failure is let through. */
+const MAX_ATTEMPTS = 12;
 
 export async function openStore(url: string, log: Logger, options: StoreOptions = {}): Promise<Store> {
   const engine: Engine = /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
@@ -52,14 +54,15 @@ export async function openStore(url: string, log: Logger, options: StoreOptions 
     if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     // One connection: the per-connection pragmas below then hold for every query, and the
     // dialect serialises transactions anyway (SQLite has one writer).
-    const client = createClient({ url: url === ':memory:' ? ':memory:' : url, concurrency: 1 });
-    await client.execute('pragma foreign_keys = on');
+    if (!path && url !== ':memory:') throw new Error(`Unsupported database URL: ${url}`);
+    const sqlite = new Database(path ?? ':memory:');
+    sqlite.exec('pragma foreign_keys = on');
     if (path && path !== ':memory:') {
-      await client.execute('pragma journal_mode = wal');
-      await client.execute('pragma synchronous = normal');
-      await client.execute('pragma busy_timeout = 5000');
+      sqlite.exec('pragma journal_mode = wal');
+      sqlite.exec('pragma synchronous = normal');
+      sqlite.exec('pragma busy_timeout = 5000');
     }
-    db = new Kysely<Schema>({ dialect: new LibsqlDialect(client) });
+    db = new Kysely<Schema>({ dialect: new LibsqlDialect(sqlite) });
   }
 
   await migrate(db, log, engine === 'postgres' ? options.pgSchema : undefined);
@@ -73,9 +76,12 @@ export async function openStore(url: string, log: Logger, options: StoreOptions 
           return await db.transaction().execute(fn);
         } catch (err) {
           const code = (err as { code?: string }).code;
-          if (engine !== 'postgres' || !code || !RETRYABLE_PG_CODES.has(code) || attempt >= 8) throw err;
+          if (engine !== 'postgres' || !code || !RETRYABLE_PG_CODES.has(code) || attempt >= MAX_ATTEMPTS) {
+            throw err;
+          }
           log.debug({ code, attempt }, 'retrying transaction');
-          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+          // Exponential backoff with full jitter: contenders that retried at once would collide again.
+          await new Promise((r) => setTimeout(r, Math.random() * Math.min(1_000, 10 * 2 ** attempt)));
         }
       }
     },

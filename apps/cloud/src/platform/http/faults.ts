@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
-import { OpenStackError } from './errors.js';
+import { OpenStackError, WEBOB_BAD_REQUEST } from './errors.js';
 
 /** Nova's `Fault._fault_names`; Cinder uses the same table. Other codes become computeFault. */
 const NOVA_FAULT_NAMES: Record<number, string> = {
@@ -42,11 +42,16 @@ export function faultBody(style: FaultStyle, status: number, message: string): u
 /** Turns anything thrown into an OpenStackError; unknown errors become a logged 500. */
 export function toOpenStackError(err: unknown, log: Logger): OpenStackError {
   if (err instanceof OpenStackError) return err;
-  const e = err as { type?: string; status?: number; expose?: boolean } | undefined;
-  // body-parser's errors carry a type and a status.
+  // The router could not percent-decode a path parameter (`%ZZ`, `%FF%FE`): a malformed URL.
+  if (err instanceof URIError) return new OpenStackError(400, WEBOB_BAD_REQUEST);
+  const e = err as { type?: string; status?: number; code?: unknown } | undefined;
+  // PostgreSQL text cannot hold U+0000 (SQLSTATE 22021): input with it can be neither stored nor matched.
+  if (e?.code === '22021')
+    return new OpenStackError(400, 'Invalid input: text may not contain the NUL character.');
+  // body-parser's errors carry a status (and a type, but not when a body fails to inflate).
   if (e?.type === 'entity.too.large') return new OpenStackError(413, 'Request is too large.');
   if (e?.type === 'entity.parse.failed') return new OpenStackError(400, 'Malformed request body');
-  if (e?.type && e.status && e.status >= 400 && e.status < 500) {
+  if (e?.status && e.status >= 400 && e.status < 500) {
     return new OpenStackError(e.status, 'Malformed request body');
   }
   log.error({ err }, 'unexpected error');

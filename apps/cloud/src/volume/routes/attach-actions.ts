@@ -5,6 +5,7 @@ import { authOf } from '../../platform/http/context.js';
 import {
   type AttachmentHooks,
   type AttachMode,
+  ATTACHMENT_RULES,
   assertDeletionAllowed,
   attachmentToDetach,
   attachVolume,
@@ -159,7 +160,7 @@ export function createAttachActionHandlers(deps: Deps): Record<string, ActionHan
       const caller = callerOf(req);
       // OSSA-2023-003: a user may not detach what Nova still uses (capture 58). Asked before the
       // transaction, as Cinder asks Nova over HTTP first.
-      const volume = await visibleVolume(store.db, caller, volumeId);
+      const volume = await visibleVolume(store.db, caller, volumeId, ATTACHMENT_RULES.detach);
       const target = await attachmentToDetach(store.db, volume, attachmentId);
       if (target) await assertDeletionAllowed(caller, target, novaAttachmentProbe(deps));
       await inTx((tx) => detachVolume(store, tx, caller, volumeId, attachmentId));

@@ -6,6 +6,7 @@ import { versionOf } from '../../platform/http/microversion.js';
 import {
   type AttachmentHooks,
   type AttachMode,
+  ATTACHMENT_RULES,
   assertDeletionAllowed,
   type Caller,
   type Connector,
@@ -91,7 +92,8 @@ export function attachmentsRoutes(deps: CloudDeps & AttachmentHooks): Router {
   router.delete('/attachments/:attachmentId', async (req, res) => {
     const caller = callerOf(req);
     const id = req.params.attachmentId;
-    await assertDeletionAllowed(caller, await getAttachment(store.db, caller, id), novaAttachmentProbe(deps));
+    const attachment = await getAttachment(store.db, caller, id, ATTACHMENT_RULES.delete);
+    await assertDeletionAllowed(caller, attachment, novaAttachmentProbe(deps));
     const remaining = await store.transaction((tx) => deleteAttachment(store, tx, caller, id));
     res.json(attachmentList(remaining, false));
   });

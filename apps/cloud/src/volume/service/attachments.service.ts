@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.js';
+import { assertProjectWriter } from '../../platform/http/policy.js';
 import { newUuid } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import {
@@ -108,27 +109,67 @@ export async function assertDeletionAllowed(
   }
 }
 
+// --- Policy --------------------------------------------------------------------------------------
+
+/** The rules Cinder checks before these changes (cinder/policies/attachments.py, volume_actions.py). */
+export const ATTACHMENT_RULES = {
+  create: 'volume:attachment_create',
+  update: 'volume:attachment_update',
+  complete: 'volume:attachment_complete',
+  delete: 'volume:attachment_delete',
+  reserve: 'volume_extension:volume_actions:reserve',
+  unreserve: 'volume_extension:volume_actions:unreserve',
+  beginDetaching: 'volume_extension:volume_actions:begin_detaching',
+  rollDetaching: 'volume_extension:volume_actions:roll_detaching',
+  attach: 'volume_extension:volume_actions:attach',
+  detach: 'volume_extension:volume_actions:detach',
+  initializeConnection: 'volume_extension:volume_actions:initialize_connection',
+  terminateConnection: 'volume_extension:volume_actions:terminate_connection',
+} as const;
+
 // --- Lookups -------------------------------------------------------------------------------------
+
+// Each lookup takes the policy rule of the change it starts, if any: a caller who may only read
+// its project gets that rule's 403, after the lookup's 404 (Cinder finds the object, then checks).
 
 const canSee = (caller: Caller, projectId: string) => caller.isAdmin || caller.projectId === projectId;
 
 /** A volume the caller may act on; another project's volume is "not found" for members. */
-export async function visibleVolume(db: Db, caller: Caller, volumeId: string): Promise<VolumeRow> {
+export async function visibleVolume(
+  db: Db,
+  caller: Caller,
+  volumeId: string,
+  writeRule?: string,
+): Promise<VolumeRow> {
   const volume = await volumesStore.byId(db, volumeId);
   if (!volume || !canSee(caller, volume.project_id)) throw volumeNotFound(volumeId);
+  if (writeRule) assertProjectWriter(caller, writeRule);
   return volume;
 }
 
-async function lockVisibleVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<VolumeRow> {
+async function lockVisibleVolume(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  volumeId: string,
+  writeRule?: string,
+): Promise<VolumeRow> {
   const volume = await volumesStore.lockById(store, tx, volumeId);
   if (!volume || !canSee(caller, volume.project_id)) throw volumeNotFound(volumeId);
+  if (writeRule) assertProjectWriter(caller, writeRule);
   return volume;
 }
 
 /** An attachment the caller may see: one of their project's volumes', or any for an admin. */
-export async function getAttachment(db: Db, caller: Caller, attachmentId: string): Promise<AttachmentRow> {
+export async function getAttachment(
+  db: Db,
+  caller: Caller,
+  attachmentId: string,
+  writeRule?: string,
+): Promise<AttachmentRow> {
   const found = await attachmentsStore.byIdWithProject(db, attachmentId);
   if (!found || !canSee(caller, found.project_id)) throw attachmentNotFound(attachmentId);
+  if (writeRule) assertProjectWriter(caller, writeRule);
   const { project_id: _project, ...row } = found;
   return row;
 }
@@ -139,8 +180,9 @@ async function lockAttachment(
   tx: Tx,
   caller: Caller,
   attachmentId: string,
+  writeRule?: string,
 ): Promise<{ volume: VolumeRow; attachment: AttachmentRow }> {
-  const first = await getAttachment(tx, caller, attachmentId);
+  const first = await getAttachment(tx, caller, attachmentId, writeRule);
   const volume = await volumesStore.lockById(store, tx, first.volume_id);
   const attachment = await attachmentsStore.byId(tx, attachmentId);
   if (!volume || !attachment) throw attachmentNotFound(attachmentId);
@@ -180,7 +222,7 @@ export async function reserveAttachment(
   caller: Caller,
   request: ReserveRequest,
 ): Promise<AttachmentRow> {
-  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId, ATTACHMENT_RULES.create);
   if (volume.status.includes('error')) {
     // The trailing space is in Cinder's string.
     throw invalidVolume(
@@ -231,7 +273,21 @@ export async function updateAttachment(
   attachmentId: string,
   connector: Connector,
 ): Promise<AttachmentRow> {
-  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  const { volume, attachment } = await lockAttachment(
+    store,
+    tx,
+    caller,
+    attachmentId,
+    ATTACHMENT_RULES.update,
+  );
+  await assertConnectable(tx, volume);
+  const updated = await connect(tx, volume, attachment, connector);
+  await recomputeVolumeStatus(tx, volume);
+  return updated;
+}
+
+/** `attachment_update`'s refusals: a volume in error, or a second connection to a plain volume. */
+async function assertConnectable(tx: Tx, volume: VolumeRow): Promise<void> {
   if (volume.status.includes('error')) {
     throw conflict(
       `Resource conflict: Volume attachments can not be updated if the volume is in an error state. The Volume ${volume.id} currently has a status of: ${volume.status} `,
@@ -244,9 +300,34 @@ export async function updateAttachment(
       throw conflict(`Resource conflict: duplicate connectors detected on volume ${volume.id}`);
     }
   }
-  const updated = await connect(tx, volume, attachment, connector);
+}
+
+/**
+ * Nova's host connecting an attachment and completing it straight after, in one transaction
+ * (`attachment_update`, then `attachment_complete`): the same checks, but the attachment and its
+ * volume are read and the volume's status settled once, not twice.
+ */
+export async function updateAndCompleteAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+  connector: Connector,
+): Promise<AttachmentRow> {
+  const { volume, attachment } = await lockAttachment(
+    store,
+    tx,
+    caller,
+    attachmentId,
+    ATTACHMENT_RULES.update,
+  );
+  assertProjectWriter(caller, ATTACHMENT_RULES.complete);
+  await assertConnectable(tx, volume);
+  const connected = await connect(tx, volume, attachment, connector);
+  const completed = { attach_status: 'attached', updated_at: nowIso() };
+  await attachmentsStore.update(tx, attachment.id, completed);
   await recomputeVolumeStatus(tx, volume);
-  return updated;
+  return { ...connected, ...completed };
 }
 
 /** `POST /attachments/{id}/action {"os-complete": null}` (3.44): the attachment becomes attached. */
@@ -256,7 +337,13 @@ export async function completeAttachment(
   caller: Caller,
   attachmentId: string,
 ): Promise<void> {
-  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  const { volume, attachment } = await lockAttachment(
+    store,
+    tx,
+    caller,
+    attachmentId,
+    ATTACHMENT_RULES.complete,
+  );
   // attached_at is not set here: Cinder stamps it when the connection is made (capture 174).
   await attachmentsStore.update(tx, attachment.id, { attach_status: 'attached', updated_at: nowIso() });
   await recomputeVolumeStatus(tx, volume);
@@ -272,10 +359,30 @@ export async function deleteAttachment(
   caller: Caller,
   attachmentId: string,
 ): Promise<AttachmentRow[]> {
-  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
+  const volumeId = await removeAttachment(store, tx, caller, attachmentId);
+  return attachmentsStore.forVolume(tx, volumeId);
+}
+
+/**
+ * `deleteAttachment` for callers that do not need the remaining attachments (Nova's detach and
+ * cleanup): reading them costs a row per server sharing the volume. Returns the volume's id.
+ */
+export async function removeAttachment(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  attachmentId: string,
+): Promise<string> {
+  const { volume, attachment } = await lockAttachment(
+    store,
+    tx,
+    caller,
+    attachmentId,
+    ATTACHMENT_RULES.delete,
+  );
   await attachmentsStore.delete(tx, attachment.id);
   await recomputeVolumeStatus(tx, volume);
-  return attachmentsStore.forVolume(tx, volume.id);
+  return volume.id;
 }
 
 /** Marks an attachment failed (error_attaching / error_detaching): the status rule then ignores it. */
@@ -307,13 +414,14 @@ export interface ListRequest {
 }
 
 /** The API's sort key names → columns; others are Cinder's "Invalid sort key". */
-const SORT_COLUMNS: Record<string, AttachmentSortColumn> = {
+// No prototype: the keys come from the request, and `constructor` must not find a column.
+const SORT_COLUMNS: Record<string, AttachmentSortColumn> = Object.assign(Object.create(null), {
   id: 'id',
   created_at: 'created_at',
   volume_id: 'volume_id',
   attach_status: 'attach_status',
   status: 'attach_status',
-};
+});
 
 /** `GET /attachments[/detail]`: one page, one query. */
 export async function listAttachments(
@@ -406,7 +514,7 @@ async function connect(tx: Db, volume: VolumeRow, attachment: AttachmentRow, con
 
 /** `os-reserve`: the volume goes `attaching` (Cinder's `reserve_volume`). */
 export async function reserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
-  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.reserve);
   const allowed: readonly string[] = volume.multiattach
     ? LEGACY_RESERVE_FROM_MULTIATTACH
     : LEGACY_RESERVE_FROM_PLAIN;
@@ -420,13 +528,13 @@ export async function reserveVolume(store: Store, tx: Tx, caller: Caller, volume
 
 /** `os-unreserve`: an `attaching` volume goes back to what its attachments say; otherwise nothing. */
 export async function unreserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
-  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.unreserve);
   if (volume.status === 'attaching') await recomputeVolumeStatus(tx, volume);
 }
 
 /** `os-begin_detaching`: in-use → detaching. */
 export async function beginDetaching(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
-  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.beginDetaching);
   if (!MIGRATION_IDLE.has(volume.migration_status)) return; // hidden from the user during a migration
   if (volume.status !== 'in-use' || volume.attach_status !== 'attached') {
     throw invalidVolume(
@@ -438,7 +546,7 @@ export async function beginDetaching(store: Store, tx: Tx, caller: Caller, volum
 
 /** `os-roll_detaching`: a `detaching` volume goes back to what its attachments say (in-use). */
 export async function rollDetaching(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
-  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.rollDetaching);
   if (volume.status === 'detaching') await recomputeVolumeStatus(tx, volume);
 }
 
@@ -457,7 +565,7 @@ export async function attachVolume(
   caller: Caller,
   request: LegacyAttachRequest,
 ): Promise<AttachmentRow> {
-  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId, ATTACHMENT_RULES.attach);
   if (volume.status === 'maintenance')
     throw invalidVolume('The volume cannot be attached in maintenance mode.');
   // Cinder adds readonly=False admin metadata when it is missing; later reserves then come out ro.
@@ -526,7 +634,7 @@ export async function detachVolume(
   volumeId: string,
   attachmentId: string | null,
 ): Promise<void> {
-  const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+  const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.detach);
   if (volume.status === 'maintenance')
     throw invalidVolume('The volume cannot be detached in maintenance mode.');
   const attachment = await attachmentToDetach(tx, volume, attachmentId);
@@ -541,7 +649,7 @@ export async function initializeConnection(
   caller: Caller,
   volumeId: string,
 ): Promise<Record<string, unknown>> {
-  const volume = await visibleVolume(db, caller, volumeId);
+  const volume = await visibleVolume(db, caller, volumeId, ATTACHMENT_RULES.initializeConnection);
   if (volume.status === 'maintenance') {
     throw invalidVolume('The volume connection cannot be initialized in maintenance mode.');
   }
@@ -555,5 +663,6 @@ export async function terminateConnection(
   caller: Caller,
   volumeId: string,
 ): Promise<void> {
+  await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.terminateConnection);
   await unreserveVolume(store, tx, caller, volumeId);
 }

@@ -205,31 +205,51 @@ export function createBackend(deps: { store: Store; tasks: TaskRunner; logger: L
   const { store, tasks, logger } = deps;
   return {
     scheduleCreate(volumeId, extraSpecs, bootable) {
-      tasks.schedule('volume.create', async () => {
-        const usage = await volumesStore.usageOnHost(store.db, BACKEND.host);
-        const fits = poolSatisfies(extraSpecs, poolCapabilities(usage));
-        if (!fits) logger.info({ volumeId }, 'no valid backend for the volume type: volume goes to error');
-        await backendSteps.finishCreate(store, volumeId, fits, bootable);
-      });
+      tasks.schedule(
+        'volume.create',
+        async () => {
+          const usage = await volumesStore.usageOnHost(store.db, BACKEND.host);
+          const fits = poolSatisfies(extraSpecs, poolCapabilities(usage));
+          if (!fits) logger.info({ volumeId }, 'no valid backend for the volume type: volume goes to error');
+          await backendSteps.finishCreate(store, volumeId, fits, bootable);
+        },
+        undefined,
+        `volume:${volumeId}`,
+      );
     },
     scheduleDelete(volumeId) {
-      tasks.schedule('volume.delete', async () => {
-        await backendSteps.finishDelete(store, volumeId);
-      });
+      tasks.schedule(
+        'volume.delete',
+        async () => {
+          await backendSteps.finishDelete(store, volumeId);
+        },
+        undefined,
+        `volume:${volumeId}`,
+      );
     },
     scheduleExtend(volumeId, newSize) {
-      tasks.schedule('volume.extend', async () => {
-        await backendSteps.finishExtend(store, volumeId, newSize);
-      });
+      tasks.schedule(
+        'volume.extend',
+        async () => {
+          await backendSteps.finishExtend(store, volumeId, newSize);
+        },
+        undefined,
+        `volume:${volumeId}`,
+      );
     },
     scheduleRetype(volumeId, newTypeId, fits, oldMultiattach) {
-      tasks.schedule('volume.retype', async () => {
-        await backendSteps.finishRetype(
-          store,
-          volumeId,
-          fits ? { newTypeId } : { rollbackMultiattach: oldMultiattach },
-        );
-      });
+      tasks.schedule(
+        'volume.retype',
+        async () => {
+          await backendSteps.finishRetype(
+            store,
+            volumeId,
+            fits ? { newTypeId } : { rollbackMultiattach: oldMultiattach },
+          );
+        },
+        undefined,
+        `volume:${volumeId}`,
+      );
     },
   };
 }

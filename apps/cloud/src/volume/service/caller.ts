@@ -5,9 +5,11 @@ export interface Caller {
   projectId: string;
   userId: string;
   isAdmin: boolean;
+  /** The token's roles, for the project-writer rule (platform/http/policy.ts); absent for services. */
+  roles?: readonly string[];
 }
 
 /** Cinder only serves project-scoped tokens; the URL's project was already checked against it. */
 export function callerOf(auth: AuthContext): Caller {
-  return { projectId: auth.projectId ?? '', userId: auth.userId, isAdmin: auth.isAdmin };
+  return { projectId: auth.projectId ?? '', userId: auth.userId, isAdmin: auth.isAdmin, roles: auth.roles };
 }

@@ -33,13 +33,14 @@ const visible = (caller: Caller, t: VolumeTypeRecord | undefined) =>
 const typeNotFound = (id: string) => notFound(`Volume type ${id} could not be found.`);
 const typeNameNotFound = (name: string) => notFound(`Volume type with name ${name} could not be found.`);
 
-const SORTABLE: Record<string, keyof VolumeTypeRecord> = {
+// No prototype: the keys come from the request, and `constructor` must not find a column.
+const SORTABLE: Record<string, keyof VolumeTypeRecord> = Object.assign(Object.create(null), {
   id: 'id',
   name: 'name',
   description: 'description',
   is_public: 'is_public',
   created_at: 'created_at',
-};
+});
 
 export interface TypeFilters {
   /** Admins: true (the default), false, or null for all. Members always get public types. */

@@ -1,6 +1,7 @@
 import type { Store } from '../../platform/db/store.js';
 import { badRequest, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
+import { assertProjectWriter } from '../../platform/http/policy.js';
 import { newUuid } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 import { nowIso } from '../../platform/time.js';
@@ -84,7 +85,8 @@ const MEMBER_FILTERS_RESOURCE = [
 const MEMBER_FILTERS_LEGACY = ['name', 'status', 'metadata', 'availability_zone', 'bootable', 'group_id'];
 
 /** Cinder's Volume model columns that we keep, by the name filters and sort keys use. */
-const COLUMNS: Record<string, VolumeColumn> = {
+// No prototype: the keys come from the request, and `constructor` must not find a column.
+const COLUMNS: Record<string, VolumeColumn> = Object.assign(Object.create(null), {
   id: 'id',
   display_name: 'name',
   display_description: 'description',
@@ -105,7 +107,7 @@ const COLUMNS: Record<string, VolumeColumn> = {
   created_at: 'created_at',
   updated_at: 'updated_at',
   launched_at: 'launched_at',
-};
+});
 /** Model columns that are always NULL here: valid keys, matching nothing but None. */
 const NULL_COLUMNS = new Set([
   'group_id',
@@ -195,9 +197,15 @@ export function createVolumesService(deps: {
     return v;
   };
 
-  /** Reads and locks a volume the caller may act on, inside a transaction. */
-  const lockVisible = async (caller: Caller, tx: Store['db'], id: string) =>
-    visibleTo(caller, await volumesStore.lockById(store, tx, id), id);
+  /**
+   * Reads and locks a volume the caller may act on, inside a transaction; with a policy rule, a
+   * caller who may only read its project gets that rule's 403 (after the 404, as in Cinder).
+   */
+  const lockVisible = async (caller: Caller, tx: Store['db'], id: string, writeRule?: string) => {
+    const v = visibleTo(caller, await volumesStore.lockById(store, tx, id), id);
+    if (writeRule) assertProjectWriter(caller, writeRule);
+    return v;
+  };
 
   async function get(caller: Caller, id: string): Promise<VolumeRow> {
     return visibleTo(caller, await volumesStore.byId(db, id), id);
@@ -351,7 +359,8 @@ export function createVolumesService(deps: {
       exact: {},
       columns: ['size', 'metadata'],
     });
-    const metadata: Record<string, string[]> = {};
+    // No prototype: metadata keys are the users' (`constructor`, `__proto__`).
+    const metadata: Record<string, string[]> = Object.create(null);
     let size = 0;
     for (const r of rows) {
       size += r.size ?? 0;
@@ -381,6 +390,8 @@ export function createVolumesService(deps: {
         'multiattach parameter has been removed. The default behavior is to use multiattach enabled volume types. Contact your administrator to create a multiattach enabled volume type and use it to create multiattach volumes.',
       );
     }
+    // volume_api.create's first check, once the API layer has found what the body names.
+    assertProjectWriter(caller, input.imageRef !== null ? 'volume:create_from_image' : 'volume:create');
     const az = input.availabilityZone ?? (source ? source.availability_zone : BACKEND.availabilityZone);
     if (az !== BACKEND.availabilityZone) throw badRequest(`Availability zone '${az}' is invalid.`);
 
@@ -443,7 +454,7 @@ export function createVolumesService(deps: {
     changes: { name?: string | null; description?: string | null; metadata?: Record<string, string> },
   ): Promise<VolumeRow> {
     return store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id);
+      const v = await lockVisible(caller, tx, id, 'volume:update');
       if (v.status === 'maintenance') throw invalidVolume('The volume cannot be updated during maintenance.');
       const set: Partial<VolumeRow> = { updated_at: nowIso() };
       if (changes.name !== undefined) set.name = changes.name;
@@ -472,7 +483,7 @@ export function createVolumesService(deps: {
       if (cascade && force) throw badRequest('Cascade and force parameters are mutually exclusive.');
     }
     const scheduled = await store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id);
+      const v = await lockVisible(caller, tx, id, 'volume:delete');
       if (force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
       const attachments = await attachmentsStore.forVolume(tx, id);
       if (v.host === null && attachments.length === 0) {
@@ -493,7 +504,7 @@ export function createVolumesService(deps: {
 
   async function setBootable(caller: Caller, id: string, bootable: boolean): Promise<void> {
     await store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id);
+      const v = await lockVisible(caller, tx, id, 'volume:update');
       if (v.status === 'maintenance') throw invalidVolume('The volume cannot be updated during maintenance.');
       await volumesStore.update(tx, id, { bootable: bootable ? 1 : 0, updated_at: nowIso() });
     });
@@ -502,7 +513,7 @@ export function createVolumesService(deps: {
   /** Stored as admin metadata `readonly` = 'True' | 'False' (captures 246-254). */
   async function updateReadonlyFlag(caller: Caller, id: string, readonly: boolean): Promise<void> {
     await store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id);
+      const v = await lockVisible(caller, tx, id, 'volume:update_readonly_flag');
       if (v.status !== 'available') {
         throw invalidVolume(
           `Volume ${id} status must be available to update readonly flag, but current status is: ${v.status}.`,
@@ -515,6 +526,7 @@ export function createVolumesService(deps: {
   /** volume/api.py retype (captures 261-268); the backend finishes it. */
   async function retype(caller: Caller, id: string, newType: string): Promise<void> {
     await get(caller, id);
+    assertProjectWriter(caller, 'volume:retype');
     const target = await types.byNameOrId(caller, newType, true);
     const outcome = await store.transaction(async (tx) => {
       const v = await lockVisible(caller, tx, id);
@@ -576,7 +588,7 @@ export function createVolumesService(deps: {
   /** volume_actions os-extend: in-use volumes too from 3.42; the backend applies the size. */
   async function extend(caller: Caller, version: Microversion, id: string, newSize: number): Promise<void> {
     await store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id);
+      const v = await lockVisible(caller, tx, id, 'volume:extend');
       const attached = version.atLeast('3.42') && v.status === 'in-use';
       if (newSize - v.size <= 0) {
         throw invalidInput(

@@ -46,11 +46,15 @@ export const attachmentsStore = {
       .orderBy('id')
       .execute(),
 
-  /** Only the attach statuses of a volume's attachments: all the status rule needs. */
+  /**
+   * The distinct attach statuses of a volume's attachments: all the status rule needs, and a
+   * handful of rows however many servers share the volume.
+   */
   statusesForVolume: async (db: Db, volumeId: string): Promise<string[]> => {
     const rows = await db
       .selectFrom('volume_attachments')
       .select('attach_status')
+      .distinct()
       .where('volume_id', '=', volumeId)
       .execute();
     return rows.map((r) => r.attach_status);

@@ -21,6 +21,14 @@ export const volumesStore = {
   lockById: (store: Store, tx: Db, id: string) =>
     store.forUpdate(tx.selectFrom('volumes').selectAll().where('id', '=', id)).executeTakeFirst(),
 
+  /**
+   * `lockById` for several volumes, in id order: two transactions that lock the same volumes
+   * then never wait on each other in a cycle (a deadlock PostgreSQL would break by failing one).
+   */
+  async lockByIds(store: Store, tx: Db, ids: readonly string[]): Promise<void> {
+    for (const id of [...new Set(ids)].sort()) await volumesStore.lockById(store, tx, id);
+  },
+
   /** Full rows for a page of ids (any order; the caller orders them). */
   async byIds(db: Db, ids: readonly string[]): Promise<VolumeRow[]> {
     const out: VolumeRow[] = [];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reconcileCompute } from '../../../src/compute/reconcile.js';
 import { statusFromAttachments } from '../../../src/volume/service/volume-status.js';
 import { http, login, type Session, startCloud, type TestCloud, usePostgres } from '../../helpers/cloud.js';
 import { createVolume } from '../../helpers/volume-fixtures.js';
@@ -9,8 +10,8 @@ import { bfvBody } from './servers-fixtures.js';
 
 /**
  * A process that dies mid-way leaves nothing orphaned: the next start finishes half-built
- * servers and half-done attaches, rolls back begun detaches, and every volume's status agrees
- * with its attachments. The first cloud "crashes" (its scheduled host work never runs) and a
+ * servers, half-done attaches and accepted detaches, and every volume's status agrees with its
+ * attachments. The first cloud "crashes" (its scheduled host work never runs) and a
  * second one opens the same database.
  */
 let dir: string | null = null;
@@ -99,7 +100,7 @@ describe('restart after a crash', () => {
     await assertConsistent(b);
   });
 
-  it('completes an attach that was reserved but never connected, and rolls back a begun detach', async () => {
+  it('completes an attach that was reserved but never connected, and finishes an accepted detach', async () => {
     const a = await firstCloud();
     clouds.push(a);
     const demo = await login(a, 'demo');
@@ -137,8 +138,64 @@ describe('restart after a crash', () => {
       ]),
     );
     expect(byVolume.get(data)).toBe('ro');
-    // The detach had only begun: the mapping is still there, so the volume stays attached.
-    expect(byVolume.has(other)).toBe(true);
+    // The client was told the detach was accepted: it is finished, not rolled back.
+    expect(byVolume.has(other)).toBe(false);
+    const otherVolume = await http(b, 'GET', `${demo2.volumeBase}/volumes/${other}`, { token: demo2.token });
+    expect(otherVolume.body.volume).toMatchObject({ status: 'available', attachments: [] });
     await assertConsistent(b);
+  });
+
+  it("leaves a Cinder user's os-begin_detaching alone while running; a start rolls it back", async () => {
+    const a = await firstCloud();
+    clouds.push(a);
+    const demo = await login(a, 'demo');
+    const vol = await createVolume(a, { projectId: demo.projectId });
+    const action = (body: unknown) =>
+      http(a, 'POST', `${demo.volumeBase}/volumes/${vol}/action`, {
+        token: demo.token,
+        version: 'volume 3.50',
+        body,
+      });
+    const instance = '6a4fd4b3-5a39-4a8c-8a4f-5c1b8e0f2b11';
+    expect((await action({ 'os-attach': { instance_uuid: instance, mountpoint: '/dev/vdb' } })).status).toBe(
+      202,
+    );
+    expect((await action({ 'os-begin_detaching': null })).status).toBe(202);
+    const status = async () =>
+      (await http(a, 'GET', `${demo.volumeBase}/volumes/${vol}`, { token: demo.token })).body.volume.status;
+
+    // No process owns it: a takeover while running must not undo what the user began.
+    await reconcileCompute(a.cloud.deps, { atStart: false, claims: () => true });
+    expect(await status()).toBe('detaching');
+    await reconcileCompute(a.cloud.deps);
+    expect(await status()).toBe('in-use');
+  });
+
+  it('completes an attach to a resized server waiting for its confirm', async () => {
+    const a = await firstCloud();
+    clouds.push(a);
+    const demo = await login(a, 'demo');
+    const root = await createVolume(a, { projectId: demo.projectId, bootable: true });
+    const created = await nova(a, demo, 'POST', '/servers', bfvBody(root));
+    const serverId = created.body.server.id as string;
+    await a.settle();
+    const resize = await nova(a, demo, 'POST', `/servers/${serverId}/action`, { resize: { flavorRef: '2' } });
+    expect(resize.status).toBe(202);
+    await a.settle();
+    const data = await createVolume(a, { projectId: demo.projectId });
+    a.cloud.deps.tasks.stop();
+    const attach = await nova(a, demo, 'POST', `/servers/${serverId}/os-volume_attachments`, {
+      volumeAttachment: { volumeId: data },
+    });
+    expect(attach.status).toBe(202);
+    await a.crash();
+
+    const b = await startCloud({}, { reopen: a });
+    clouds.splice(0, clouds.length, b);
+    await b.settle();
+    const demo2 = await login(b, 'demo');
+    expect((await nova(b, demo2, 'GET', `/servers/${serverId}`)).body.server.status).toBe('VERIFY_RESIZE');
+    const volume = await http(b, 'GET', `${demo2.volumeBase}/volumes/${data}`, { token: demo2.token });
+    expect(volume.body.volume).toMatchObject({ status: 'in-use', attachments: [{ server_id: serverId }] });
   });
 });

@@ -142,6 +142,23 @@ describe('GET /servers and /servers/detail', () => {
     expect((await nova('GET', '/servers?limit=-1')).body).toEqual(fault(400, 'limit param must be positive'));
   });
 
+  it('sort_key and the hostname and tag filters see their columns (the list reads only those)', async () => {
+    const byName = async (dir: string) =>
+      names(await nova('GET', `/servers?sort_key=display_name&sort_dir=${dir}`));
+    expect(await byName('asc')).toEqual(['alpha', 'beta', 'gamma-1', 'gamma-2']);
+    expect(await byName('desc')).toEqual(['gamma-2', 'gamma-1', 'beta', 'alpha']);
+    expect(names(await nova('GET', '/servers?hostname=^gamma-2$', { version: '2.90' }))).toEqual(['gamma-2']);
+    const tagged = (await boot('tagged', admin, { tags: ['blue', 'big'] })).server.id;
+    await tc.settle();
+    const admins = async (q: string) =>
+      names(await nova('GET', `/servers?${q}`, { session: admin, version: '2.26' }));
+    expect(await admins('tags=blue,big')).toEqual(['tagged']);
+    expect(await admins('tags-any=red,blue')).toEqual(['tagged']);
+    expect(await admins('not-tags-any=blue')).toEqual(['other']);
+    await nova('DELETE', `/servers/${tagged}`, { session: admin });
+    await tc.settle();
+  });
+
   it('changes-since also returns deleted servers, as DELETED', async () => {
     const since = new Date(Date.now() - 60_000).toISOString();
     const gone = (await boot('gone', demo)).server.id;

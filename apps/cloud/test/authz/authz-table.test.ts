@@ -1,0 +1,1256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpResult, type RequestOptions, startCloud, type TestCloud } from '../helpers/cloud.js';
+import {
+  type Actor,
+  type AuthzWorld,
+  buildAuthzWorld,
+  ROLES,
+  type Role,
+  type SignedInRole,
+  uniqueName,
+} from './authz-world.js';
+import {
+  adminOnly,
+  anyToken,
+  attachmentNotFound,
+  demosToChange,
+  demosToRead,
+  everyone,
+  type Expect,
+  type Expectations,
+  expectCell,
+  instanceNotFound,
+  keystonePolicy,
+  MALFORMED_URL,
+  notFound,
+  ownToCreate,
+  pass,
+  policy,
+  volumeNotFound,
+} from './expectations.js';
+import { type Allowance, type Exchange, leaksIn, secretsOf } from './leaks.js';
+import { servedRoutes } from './route-inventory.js';
+
+/**
+ * Every route of the cloud against every role: anonymous, a reader-only user of project demo,
+ * demo's member, a member of another project, and the admin. Each cell is one real HTTP call and
+ * the answer OpenStack's policy gives (docs/cloud-extensions.md, "Policy"). The other project's
+ * member always aims at demo's resources, so its column is the cross-project probe; the admin's
+ * column proves the call is allowed at all. Changes that succeed work on fresh resources.
+ */
+
+interface Probe {
+  path: string;
+  body?: unknown;
+  /** An OpenStack-API-Version other than the world's default. */
+  version?: string;
+  headers?: Record<string, string>;
+}
+
+interface Row {
+  /** As `servedRoutes` prints it. */
+  route: string;
+  expect: Expectations;
+  /** The request a role sends (anonymous borrows the member's project for its paths). */
+  probe(w: AuthzWorld, role: Role): Probe | Promise<Probe>;
+}
+
+let tc: TestCloud;
+let w: AuthzWorld;
+const exchanges: Exchange[] = [];
+
+/** The actor whose project a role's paths name: anonymous borrows the member's. */
+const asActor = (role: Role): Actor => w.actors[role === 'anonymous' ? 'member' : role];
+const cinder = (role: Role) => asActor(role).volumeBase;
+
+/** A uuid no resource has. */
+const NO_SUCH_ID = '00000000-0000-4000-8000-0000000000ff';
+
+/** Keystone password auth of a role's user, scoped to its project. */
+const passwordBody = (a: Actor) => ({
+  auth: {
+    identity: {
+      methods: ['password'],
+      password: { user: { name: a.userName, domain: { id: 'default' }, password: a.password } },
+    },
+    scope: { project: { name: a.projectName, domain: { id: 'default' } } },
+  },
+});
+
+const isAdmin = (role: Role) => role === 'admin';
+/** Roles whose calls succeed and so need a resource of their own to spend. */
+const spends = (role: Role) => role === 'member' || role === 'admin';
+
+const ids = () => ({
+  demoProject: w.actors.member.projectId,
+  demoUser: w.actors.member.userId,
+  readerUser: w.actors.reader.userId,
+});
+
+/** A user's own id for itself, demo's user for the stranger and the admin. */
+const selfOrDemo = (role: Role) =>
+  role === 'reader' || role === 'member' ? asActor(role).userId : ids().demoUser;
+
+const rows: Row[] = [
+  // --- Keystone -------------------------------------------------------------------------------
+  { route: 'GET /identity/', expect: everyone(300), probe: () => ({ path: '/identity/' }) },
+  { route: 'GET /identity/v3', expect: everyone(200), probe: () => ({ path: '/identity/v3' }) },
+  {
+    route: 'POST /identity/v3/auth/tokens',
+    expect: everyone(201),
+    probe: (_w, role) => ({ path: '/identity/v3/auth/tokens', body: passwordBody(asActor(role)) }),
+  },
+  {
+    // Everyone may validate their own token; only an admin someone else's (demo's, here).
+    route: 'GET /identity/v3/auth/tokens',
+    expect: demosToRead(200, keystonePolicy('validate_token')),
+    probe: (w, role) => ({
+      path: '/identity/v3/auth/tokens',
+      headers: {
+        'X-Subject-Token': role === 'reader' ? w.actors.reader.token : w.actors.member.token,
+      },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/auth/tokens',
+    expect: demosToRead(204, keystonePolicy('revoke_token')),
+    probe: async (w, role) => ({
+      path: '/identity/v3/auth/tokens',
+      headers: { 'X-Subject-Token': await w.freshToken(role === 'reader' ? 'reader' : 'member') },
+    }),
+  },
+  {
+    route: 'GET /identity/v3/auth/projects',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/auth/projects' }),
+  },
+  {
+    route: 'GET /identity/v3/auth/catalog',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/auth/catalog' }),
+  },
+  {
+    route: 'GET /identity/v3/projects',
+    expect: adminOnly(200, keystonePolicy('list_projects')),
+    probe: () => ({ path: '/identity/v3/projects' }),
+  },
+  {
+    route: 'POST /identity/v3/projects',
+    expect: adminOnly(201, keystonePolicy('create_project')),
+    probe: () => ({
+      path: '/identity/v3/projects',
+      body: { project: { name: uniqueName('authz-new-project'), domain_id: 'default' } },
+    }),
+  },
+  {
+    route: 'GET /identity/v3/projects/:projectId',
+    expect: demosToRead(200, keystonePolicy('get_project')),
+    probe: () => ({ path: `/identity/v3/projects/${ids().demoProject}` }),
+  },
+  {
+    route: 'PATCH /identity/v3/projects/:projectId',
+    expect: adminOnly(200, keystonePolicy('update_project')),
+    probe: async (w, role) => ({
+      path: `/identity/v3/projects/${isAdmin(role) ? await w.freshProject(uniqueName('authz-p')) : asActor(role).projectId}`,
+      body: { project: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/projects/:projectId',
+    expect: adminOnly(204, keystonePolicy('delete_project')),
+    probe: async (w, role) => ({
+      path: `/identity/v3/projects/${isAdmin(role) ? await w.freshProject(uniqueName('authz-p')) : asActor(role).projectId}`,
+    }),
+  },
+  {
+    route: 'GET /identity/v3/users',
+    expect: adminOnly(200, keystonePolicy('list_users')),
+    probe: () => ({ path: '/identity/v3/users' }),
+  },
+  {
+    route: 'POST /identity/v3/users',
+    expect: adminOnly(201, keystonePolicy('create_user')),
+    probe: () => ({
+      path: '/identity/v3/users',
+      body: { user: { name: uniqueName('authz-new-user'), password: 'x', domain_id: 'default' } },
+    }),
+  },
+  {
+    route: 'GET /identity/v3/users/:userId',
+    expect: demosToRead(200, keystonePolicy('get_user')),
+    probe: (_w, role) => ({ path: `/identity/v3/users/${selfOrDemo(role)}` }),
+  },
+  {
+    // Not even one's own record: update_user is admin_required.
+    route: 'PATCH /identity/v3/users/:userId',
+    expect: adminOnly(200, keystonePolicy('update_user')),
+    probe: async (w, role) => ({
+      path: `/identity/v3/users/${isAdmin(role) ? await w.freshUser(uniqueName('authz-u')) : asActor(role).userId}`,
+      body: { user: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/users/:userId',
+    expect: adminOnly(204, keystonePolicy('delete_user')),
+    probe: async (w, role) => ({
+      path: `/identity/v3/users/${isAdmin(role) ? await w.freshUser(uniqueName('authz-u')) : asActor(role).userId}`,
+    }),
+  },
+  {
+    // Self-service: the original password is the credential, the token is not looked at.
+    route: 'POST /identity/v3/users/:userId/password',
+    expect: everyone(204),
+    probe: async (w) => {
+      const name = uniqueName('authz-pw');
+      return {
+        path: `/identity/v3/users/${await w.freshUser(name)}/password`,
+        body: { user: { original_password: name, password: `${name}-new` } },
+      };
+    },
+  },
+  {
+    route: 'GET /identity/v3/users/:userId/projects',
+    expect: demosToRead(200, keystonePolicy('list_user_projects')),
+    probe: (_w, role) => ({ path: `/identity/v3/users/${selfOrDemo(role)}/projects` }),
+  },
+  {
+    route: 'GET /identity/v3/roles',
+    expect: adminOnly(200, keystonePolicy('list_roles')),
+    probe: () => ({ path: '/identity/v3/roles' }),
+  },
+  {
+    route: 'POST /identity/v3/roles',
+    expect: adminOnly(201, keystonePolicy('create_role')),
+    probe: () => ({ path: '/identity/v3/roles', body: { role: { name: uniqueName('authz-role') } } }),
+  },
+  {
+    route: 'GET /identity/v3/roles/:roleId',
+    expect: adminOnly(200, keystonePolicy('get_role')),
+    probe: (w) => ({ path: `/identity/v3/roles/${w.roleIds.member}` }),
+  },
+  {
+    route: 'PATCH /identity/v3/roles/:roleId',
+    expect: adminOnly(200, keystonePolicy('update_role')),
+    probe: async (w, role) => ({
+      path: `/identity/v3/roles/${isAdmin(role) ? await freshRole() : w.roleIds.member}`,
+      body: { role: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/roles/:roleId',
+    expect: adminOnly(204, keystonePolicy('delete_role')),
+    probe: async (w, role) => ({
+      path: `/identity/v3/roles/${isAdmin(role) ? await freshRole() : w.roleIds.member}`,
+    }),
+  },
+  {
+    route: 'GET /identity/v3/projects/:projectId/users/:userId/roles',
+    expect: adminOnly(200, keystonePolicy('list_grants')),
+    probe: () => ({ path: `/identity/v3/projects/${ids().demoProject}/users/${ids().demoUser}/roles` }),
+  },
+  {
+    route: 'GET /identity/v3/projects/:projectId/users/:userId/roles/:roleId',
+    expect: adminOnly(204, keystonePolicy('check_grant')),
+    probe: (w) => ({
+      path: `/identity/v3/projects/${ids().demoProject}/users/${ids().demoUser}/roles/${w.roleIds.member}`,
+    }),
+  },
+  {
+    // The reader cannot make itself a member (nor anyone else).
+    route: 'PUT /identity/v3/projects/:projectId/users/:userId/roles/:roleId',
+    expect: adminOnly(204, keystonePolicy('create_grant')),
+    probe: async (w, role) => ({
+      path: isAdmin(role)
+        ? `/identity/v3/projects/${await w.freshProject(uniqueName('authz-p'))}/users/${await w.freshUser(uniqueName('authz-u'))}/roles/${w.roleIds.reader}`
+        : `/identity/v3/projects/${ids().demoProject}/users/${ids().readerUser}/roles/${w.roleIds.member}`,
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/projects/:projectId/users/:userId/roles/:roleId',
+    expect: adminOnly(204, keystonePolicy('revoke_grant')),
+    probe: async (w, role) => {
+      if (!isAdmin(role)) {
+        return {
+          path: `/identity/v3/projects/${ids().demoProject}/users/${ids().demoUser}/roles/${w.roleIds.member}`,
+        };
+      }
+      const path = `/identity/v3/projects/${await w.freshProject(uniqueName('authz-p'))}/users/${await w.freshUser(uniqueName('authz-u'))}/roles/${w.roleIds.reader}`;
+      await w.must(w.actors.admin, 'PUT', path);
+      return { path };
+    },
+  },
+  {
+    route: 'GET /identity/v3/role_assignments',
+    expect: adminOnly(200, keystonePolicy('list_role_assignments')),
+    probe: () => ({ path: '/identity/v3/role_assignments' }),
+  },
+  {
+    route: 'GET /identity/v3/domains',
+    expect: adminOnly(200, keystonePolicy('list_domains')),
+    probe: () => ({ path: '/identity/v3/domains' }),
+  },
+  {
+    route: 'GET /identity/v3/domains/:domainId',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/domains/default' }),
+  },
+
+  // --- Nova -----------------------------------------------------------------------------------
+  { route: 'ALL /compute/', expect: everyone(200), probe: () => ({ path: '/compute/' }) },
+  { route: 'GET /compute/v2.1', expect: everyone(200), probe: () => ({ path: '/compute/v2.1' }) },
+  { route: 'GET /compute/v2.1/', expect: everyone(200), probe: () => ({ path: '/compute/v2.1/' }) },
+  {
+    route: 'GET /compute/v2.1/flavors',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/flavors' }),
+  },
+  {
+    route: 'GET /compute/v2.1/flavors/detail',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/flavors/detail' }),
+  },
+  {
+    route: 'GET /compute/v2.1/flavors/:id',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/flavors/42' }),
+  },
+  {
+    route: 'GET /compute/v2.1/flavors/:id/os-extra_specs',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/flavors/42/os-extra_specs' }),
+  },
+  {
+    route: 'GET /compute/v2.1/flavors/:id/os-extra_specs/:key',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/flavors/42/os-extra_specs/hw:cpu_policy' }),
+  },
+  {
+    route: 'POST /compute/v2.1/flavors',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-manage:create')),
+    probe: () => ({
+      path: '/compute/v2.1/flavors',
+      body: { flavor: { name: uniqueName('authz-flavor'), ram: 64, vcpus: 1, disk: 1 } },
+    }),
+  },
+  {
+    route: 'PUT /compute/v2.1/flavors/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-manage:update')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshFlavor() : '42'}`,
+      body: { flavor: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/flavors/:id',
+    expect: adminOnly(202, policy('os_compute_api:os-flavor-manage:delete')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshFlavor() : '42'}`,
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-availability-zone',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/os-availability-zone' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-availability-zone/detail',
+    expect: adminOnly(200, policy('os_compute_api:os-availability-zone:detail')),
+    probe: () => ({ path: '/compute/v2.1/os-availability-zone/detail' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-services',
+    expect: adminOnly(200, policy('os_compute_api:os-services:list')),
+    probe: () => ({ path: '/compute/v2.1/os-services' }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-services/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-services:update')),
+    probe: async () => ({
+      path: `/compute/v2.1/os-services/${await computeServiceUuid()}`,
+      body: { status: 'enabled' },
+    }),
+  },
+  {
+    // Nothing worth deleting: the admin gets past policy to the lookup's 404.
+    route: 'DELETE /compute/v2.1/os-services/:id',
+    expect: adminOnly(
+      notFound(`Service ${NO_SUCH_ID} not found.`),
+      policy('os_compute_api:os-services:delete'),
+    ),
+    probe: () => ({ path: `/compute/v2.1/os-services/${NO_SUCH_ID}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:list')),
+    probe: () => ({ path: '/compute/v2.1/os-hypervisors' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors/detail',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:list-detail')),
+    probe: () => ({ path: '/compute/v2.1/os-hypervisors/detail' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors/statistics',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:statistics')),
+    probe: () => ({ path: '/compute/v2.1/os-hypervisors/statistics', version: 'compute 2.87' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:show')),
+    probe: async () => ({ path: `/compute/v2.1/os-hypervisors/${await hypervisorUuid()}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors/:id/uptime',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:uptime')),
+    probe: async () => ({
+      path: `/compute/v2.1/os-hypervisors/${await hypervisorUuid()}/uptime`,
+      version: 'compute 2.87',
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors/:pattern/search',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:search')),
+    probe: () => ({ path: '/compute/v2.1/os-hypervisors/compute/search', version: 'compute 2.52' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hypervisors/:pattern/servers',
+    expect: adminOnly(200, policy('os_compute_api:os-hypervisors:servers')),
+    probe: () => ({ path: '/compute/v2.1/os-hypervisors/compute/servers', version: 'compute 2.52' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-emulator-hosts',
+    expect: adminOnly(200, policy('os_compute_api:os-emulator-hosts:list')),
+    probe: () => ({ path: '/compute/v2.1/os-emulator-hosts' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-emulator-topology',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/os-emulator-topology' }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/os-volume_attachments',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-volume_attachments` }),
+  },
+  {
+    route: 'POST /compute/v2.1/servers/:serverId/os-volume_attachments',
+    expect: demosToChange(
+      202,
+      'os_compute_api:os-volumes-attachments:create',
+      instanceNotFound('<demo server>'),
+    ),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/os-volume_attachments`,
+      body: {
+        volumeAttachment: {
+          volumeId: spends(role)
+            ? await w.freshVolume('member', { shared: true })
+            : role === 'other'
+              ? w.other.volume
+              : w.demo.plain,
+        },
+      },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/os-volume_attachments/:volumeId',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-volume_attachments/${w.demo.shared}` }),
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:serverId/os-volume_attachments/:volumeId',
+    expect: demosToChange(
+      202,
+      'os_compute_api:os-volumes-attachments:update',
+      instanceNotFound('<demo server>'),
+    ),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/os-volume_attachments/${w.demo.shared}`,
+      body: { volumeAttachment: { volumeId: w.demo.shared, delete_on_termination: false } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/os-volume_attachments/:volumeId',
+    expect: demosToChange(
+      202,
+      'os_compute_api:os-volumes-attachments:delete',
+      instanceNotFound('<demo server>'),
+    ),
+    probe: async (w, role) => {
+      const { serverId, volumeId } = spends(role)
+        ? await w.freshNovaAttachment()
+        : { serverId: w.demo.server, volumeId: w.demo.shared };
+      return { path: `/compute/v2.1/servers/${serverId}/os-volume_attachments/${volumeId}` };
+    },
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml',
+    expect: adminOnly(200, policy('os_compute_api:os-emulator-domain-xml:show')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-emulator-domain-xml` }),
+  },
+  {
+    route: 'POST /compute/v2.1/servers',
+    expect: ownToCreate(202, 'os_compute_api:servers:create'),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/servers',
+      body: {
+        server: {
+          name: uniqueName(`authz-${role === 'anonymous' ? 'member' : role}-srv`),
+          flavorRef: '42',
+          imageRef: imageId,
+          networks: 'none',
+        },
+      },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/servers' }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/detail',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/servers/detail' }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}` }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:id',
+    expect: demosToChange(204, 'os_compute_api:servers:delete', instanceNotFound('<demo server>')),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/servers/${spends(role) ? await w.freshServer('member') : w.demo.server}`,
+    }),
+  },
+  {
+    // Every action against every role: the reader sub-table below.
+    route: 'POST /compute/v2.1/servers/:id/action',
+    expect: demosToChange(202, 'os_compute_api:servers:stop', instanceNotFound('<demo server>')),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/servers/${spends(role) ? await w.freshServer('member') : w.demo.server}/action`,
+      body: { 'os-stop': null },
+    }),
+  },
+
+  // --- Cinder ---------------------------------------------------------------------------------
+  { route: 'GET /volume/', expect: everyone(300), probe: () => ({ path: '/volume/' }) },
+  { route: 'GET /volume/v3/', expect: anyToken(200), probe: () => ({ path: '/volume/v3/' }) },
+  {
+    route: 'GET /volume/v3/:projectId/attachments',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/attachments` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/attachments/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/attachments/detail` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/attachments/:attachmentId',
+    expect: demosToRead(200, attachmentNotFound('<demo attachment>')),
+    probe: (w, role) => ({ path: `${cinder(role)}/attachments/${w.demo.attachment}` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/attachments',
+    expect: demosToChange(200, 'volume:attachment_create', volumeNotFound('<demo volume>')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/attachments`,
+      body: { attachment: { volume_uuid: spends(role) ? await w.freshVolume('member') : w.demo.plain } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/attachments/:attachmentId',
+    expect: demosToChange(200, 'volume:attachment_update', attachmentNotFound('<demo attachment>')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/attachments/${spends(role) ? await w.freshCinderAttachment() : w.demo.attachment}`,
+      body: {
+        attachment: { connector: { initiator: 'iqn.1993-08.org.debian:01:authz', host: 'authz-host' } },
+      },
+    }),
+  },
+  {
+    // The reader's 403 comes before Cinder asks Nova whether the attachment is in use (409).
+    route: 'DELETE /volume/v3/:projectId/attachments/:attachmentId',
+    expect: demosToChange(200, 'volume:attachment_delete', attachmentNotFound('<demo attachment>')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/attachments/${spends(role) ? await w.freshCinderAttachment() : w.demo.attachment}`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/attachments/:attachmentId/action',
+    expect: demosToChange(204, 'volume:attachment_complete', attachmentNotFound('<demo attachment>')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/attachments/${spends(role) ? await w.freshCinderAttachment() : w.demo.attachment}/action`,
+      body: { 'os-complete': null },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/volumes',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/volumes` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/volumes/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/volumes/detail` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/volumes/summary',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/volumes/summary` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/volumes',
+    expect: ownToCreate(202, 'volume:create'),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/volumes`,
+      body: { volume: { name: uniqueName(`authz-${role === 'anonymous' ? 'member' : role}-vol`), size: 1 } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/volumes/:volumeId',
+    expect: demosToRead(200, volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({ path: `${cinder(role)}/volumes/${w.demo.plain}` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/volumes/:volumeId',
+    expect: demosToChange(200, 'volume:update', volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({
+      path: `${cinder(role)}/volumes/${w.demo.plain}`,
+      body: { volume: { description: `changed by ${role}` } },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/volumes/:volumeId',
+    expect: demosToChange(202, 'volume:delete', volumeNotFound('<demo volume>')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}`,
+    }),
+  },
+  {
+    // Every action against the reader: the sub-table below.
+    route: 'POST /volume/v3/:projectId/volumes/:volumeId/action',
+    expect: demosToChange(202, 'volume:extend', volumeNotFound('<demo volume>')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/action`,
+      body: { 'os-extend': { new_size: 2 } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/types` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId',
+    expect: anyToken(200),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/types/${await multiattachTypeId()}` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/types',
+    expect: adminOnly(200, policy('volume_extension:type_create')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/types`,
+      body: { volume_type: { name: uniqueName('authz-type') } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/types/:typeId',
+    expect: adminOnly(200, policy('volume_extension:type_update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType() : await multiattachTypeId()}`,
+      body: { volume_type: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/types/:typeId',
+    expect: adminOnly(202, policy('volume_extension:type_delete')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType() : await multiattachTypeId()}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/extra_specs',
+    expect: anyToken(200),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/types/${await multiattachTypeId()}/extra_specs` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/types/:typeId/extra_specs',
+    expect: adminOnly(200, policy('volume_extension:types_extra_specs:create')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType() : await multiattachTypeId()}/extra_specs`,
+      body: { extra_specs: { 'authz:key': 'value' } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/extra_specs/:key',
+    expect: anyToken(200),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await multiattachTypeId()}/extra_specs/multiattach`,
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/types/:typeId/extra_specs/:key',
+    expect: adminOnly(200, policy('volume_extension:types_extra_specs:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType() : await multiattachTypeId()}/extra_specs/authz:key`,
+      body: { 'authz:key': 'changed' },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/types/:typeId/extra_specs/:key',
+    expect: adminOnly(202, policy('volume_extension:types_extra_specs:delete')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType({ 'authz:key': 'value' }) : await multiattachTypeId()}/extra_specs/authz:key`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/scheduler-stats/get_pools',
+    expect: adminOnly(200, policy('scheduler_extension:scheduler_stats:get_pools')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/scheduler-stats/get_pools` }),
+  },
+
+  // --- Glance ---------------------------------------------------------------------------------
+  { route: 'GET /image/versions', expect: everyone(200), probe: () => ({ path: '/image/versions' }) },
+  { route: 'GET /image/v2/images', expect: anyToken(200), probe: () => ({ path: '/image/v2/images' }) },
+  {
+    route: 'GET /image/v2/images/:id',
+    expect: anyToken(200),
+    probe: () => ({ path: `/image/v2/images/${imageId}` }),
+  },
+];
+
+// --- Fixtures some rows need -------------------------------------------------------------------
+
+let imageId: string;
+const memo = <T>(fn: () => Promise<T>) => {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= fn();
+    return value;
+  };
+};
+const computeServiceUuid = memo(async () => {
+  const res = await w.must(
+    w.actors.admin,
+    'GET',
+    '/compute/v2.1/os-services?binary=nova-compute&host=compute-1',
+  );
+  return res.body.services[0].id as string;
+});
+const hypervisorUuid = memo(async () => {
+  const res = await w.must(
+    w.actors.admin,
+    'GET',
+    '/compute/v2.1/os-hypervisors?hypervisor_hostname_pattern=compute-1',
+  );
+  return res.body.hypervisors[0].id as string;
+});
+const multiattachTypeId = memo(async () => {
+  const res = await w.must(w.actors.admin, 'GET', `${w.actors.admin.volumeBase}/types`);
+  return res.body.volume_types.find((t: { name: string }) => t.name === 'multiattach').id as string;
+});
+async function freshFlavor(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/compute/v2.1/flavors', {
+    body: { flavor: { name: uniqueName('authz-flavor'), ram: 64, vcpus: 1, disk: 1 } },
+  });
+  return res.body.flavor.id;
+}
+async function freshRole(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/roles', {
+    body: { role: { name: uniqueName('authz-role') } },
+  });
+  return res.body.role.id;
+}
+async function freshType(specs?: Record<string, string>): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/types`, {
+    body: { volume_type: { name: uniqueName('authz-type'), ...(specs ? { extra_specs: specs } : {}) } },
+  });
+  return res.body.volume_type.id;
+}
+
+/** Placeholders in expected messages, filled once the world exists. */
+function resolve(want: Expect): Expect {
+  if (!want.fault) return want;
+  const message = want.fault.message
+    .replace('<demo server>', w.demo.server)
+    .replace('<demo volume>', w.demo.plain)
+    .replace('<demo attachment>', w.demo.attachment);
+  return { ...want, fault: { ...want.fault, message } };
+}
+
+/** Sends a probe as a role and keeps the exchange for the leak check. */
+async function send(role: Role, method: string, probe: Probe, token?: string): Promise<HttpResult> {
+  const who = role === 'anonymous' ? null : w.actors[role];
+  const opts: RequestOptions = {
+    ...(probe.body !== undefined ? { body: probe.body } : {}),
+    ...(probe.version ? { version: probe.version } : {}),
+    headers: { ...probe.headers, ...(token ? { 'X-Auth-Token': token } : {}) },
+  };
+  const res = await w.call(who, method, probe.path, opts);
+  exchanges.push({ role, method, path: probe.path, request: JSON.stringify(opts), res });
+  return res;
+}
+
+beforeAll(async () => {
+  tc = await startCloud();
+  w = await buildAuthzWorld(tc);
+  const { SEED_IMAGE_ID } = await import('../../src/compute/seed.js');
+  imageId = SEED_IMAGE_ID;
+  // A flavor extra spec to read (the API has no call that sets one).
+  await tc.cloud.deps.store.db
+    .updateTable('flavors')
+    .set({ extra_specs: JSON.stringify({ 'hw:cpu_policy': 'shared' }) })
+    .where('id', '=', '42')
+    .execute();
+}, 120_000);
+
+afterAll(async () => {
+  await tc?.close();
+});
+
+describe('the authorization table', () => {
+  it('has a row for every route the cloud serves, and none for a route it does not', () => {
+    const served = servedRoutes(tc.cloud.app);
+    const table = rows.map((r) => r.route);
+    expect(new Set(table).size, 'one row per route').toBe(table.length);
+    expect(
+      served.filter((r) => !table.includes(r)),
+      'served but missing from the table',
+    ).toEqual([]);
+    expect(
+      table.filter((r) => !served.includes(r)),
+      'in the table but not served',
+    ).toEqual([]);
+  });
+
+  for (const row of rows) {
+    it(row.route, async () => {
+      const [verb] = row.route.split(' ') as [string];
+      const method = verb === 'ALL' ? 'GET' : verb;
+      for (const role of ROLES) {
+        const probe = await row.probe(w, role);
+        const want = resolve(row.expect[role]);
+        const res = await send(role, method, probe);
+        expectCell(res, want, `${row.route} as ${role}`);
+        if (role === 'anonymous' && want.status === 401) {
+          // A token Keystone never issued is no better than none.
+          const bogus = await send(role, method, probe, 'gAAAAABnot-a-token');
+          expectCell(bogus, want, `${row.route} with a bogus token`);
+        }
+      }
+      await tc.settle();
+    });
+  }
+});
+
+describe('a reader-only token', () => {
+  const serverActions: [Record<string, unknown>, string][] = [
+    [{ 'os-stop': null }, 'os_compute_api:servers:stop'],
+    [{ 'os-start': null }, 'os_compute_api:servers:start'],
+    [{ reboot: { type: 'SOFT' } }, 'os_compute_api:servers:reboot'],
+    [{ shelve: null }, 'os_compute_api:os-shelve:shelve'],
+    [{ shelveOffload: null }, 'os_compute_api:os-shelve:shelve_offload'],
+    [{ unshelve: null }, 'os_compute_api:os-shelve:unshelve'],
+    [{ resize: { flavorRef: '1' } }, 'os_compute_api:servers:resize'],
+    [{ confirmResize: null }, 'os_compute_api:servers:confirm_resize'],
+    [{ revertResize: null }, 'os_compute_api:servers:revert_resize'],
+  ];
+
+  it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {
+    for (const [body, rule] of serverActions) {
+      const own = await send('reader', 'POST', {
+        path: `/compute/v2.1/servers/${w.demo.server}/action`,
+        body,
+      });
+      expectCell(own, policy(rule), `reader ${Object.keys(body)[0]}`);
+      const theirs = await send('reader', 'POST', {
+        path: `/compute/v2.1/servers/${w.other.server}/action`,
+        body,
+      });
+      expectCell(
+        theirs,
+        instanceNotFound(w.other.server),
+        `reader ${Object.keys(body)[0]} on another project's server`,
+      );
+    }
+  });
+
+  const volumeActions: [Record<string, unknown>, string][] = [
+    [{ 'os-set_bootable': { bootable: true } }, 'volume:update'],
+    [{ 'os-update_readonly_flag': { readonly: true } }, 'volume:update_readonly_flag'],
+    [{ 'os-retype': { new_type: 'multiattach' } }, 'volume:retype'],
+    [{ 'os-reset_status': { status: 'error' } }, 'volume_extension:volume_admin_actions:reset_status'],
+    [{ 'os-extend': { new_size: 5 } }, 'volume:extend'],
+    [{ 'os-reserve': null }, 'volume_extension:volume_actions:reserve'],
+    [{ 'os-unreserve': null }, 'volume_extension:volume_actions:unreserve'],
+    [{ 'os-begin_detaching': null }, 'volume_extension:volume_actions:begin_detaching'],
+    [{ 'os-roll_detaching': null }, 'volume_extension:volume_actions:roll_detaching'],
+    [
+      { 'os-attach': { mountpoint: '/dev/vdz', host_name: 'authz-host' } },
+      'volume_extension:volume_actions:attach',
+    ],
+    [{ 'os-detach': {} }, 'volume_extension:volume_actions:detach'],
+    [
+      { 'os-initialize_connection': { connector: {} } },
+      'volume_extension:volume_actions:initialize_connection',
+    ],
+    [
+      { 'os-terminate_connection': { connector: {} } },
+      'volume_extension:volume_actions:terminate_connection',
+    ],
+  ];
+
+  it('is refused every volume action, each with its own rule, after the 404 for a volume it cannot see', async () => {
+    const base = w.actors.reader.volumeBase;
+    for (const [body, rule] of volumeActions) {
+      const name = Object.keys(body)[0];
+      const own = await send('reader', 'POST', { path: `${base}/volumes/${w.demo.shared}/action`, body });
+      expectCell(own, policy(rule), `reader ${name}`);
+      const theirs = await send('reader', 'POST', { path: `${base}/volumes/${w.other.volume}/action`, body });
+      expectCell(theirs, volumeNotFound(w.other.volume), `reader ${name} on another project's volume`);
+    }
+  });
+
+  it('still reads everything its project has', async () => {
+    const reader = w.actors.reader;
+    const servers = await send('reader', 'GET', { path: '/compute/v2.1/servers' });
+    expect(servers.body.servers.map((s: { id: string }) => s.id)).toContain(w.demo.server);
+    const volumes = await send('reader', 'GET', { path: `${reader.volumeBase}/volumes` });
+    expect(volumes.body.volumes.map((v: { id: string }) => v.id)).toEqual(
+      expect.arrayContaining([w.demo.shared, w.demo.plain]),
+    );
+    const topology = await send('reader', 'GET', { path: '/compute/v2.1/os-emulator-topology' });
+    expect(topology.status).toBe(200);
+  });
+});
+
+describe('another project’s ids in a body or a query', () => {
+  /** [label, method, path, body, expected]: demo's member naming the other project's things. */
+  const probes = (): [string, string, string, unknown, Expect][] => {
+    const m = w.actors.member;
+    const them = w.actors.other.projectId;
+    return [
+      [
+        'attach their volume to my server',
+        'POST',
+        `/compute/v2.1/servers/${w.demo.server}/os-volume_attachments`,
+        { volumeAttachment: { volumeId: w.other.volume } },
+        volumeNotFound(w.other.volume),
+      ],
+      [
+        'boot from their volume',
+        'POST',
+        '/compute/v2.1/servers',
+        {
+          server: {
+            name: 'authz-member-bfv',
+            flavorRef: '42',
+            networks: 'none',
+            block_device_mapping_v2: [
+              { boot_index: 0, uuid: w.other.volume, source_type: 'volume', destination_type: 'volume' },
+            ],
+          },
+        },
+        {
+          status: 400,
+          fault: {
+            key: 'badRequest',
+            message: `Block Device Mapping is Invalid: failed to get volume ${w.other.volume}.`,
+          },
+        },
+      ],
+      [
+        'clone their volume',
+        'POST',
+        `${m.volumeBase}/volumes`,
+        { volume: { name: 'authz-member-clone', source_volid: w.other.volume } },
+        volumeNotFound(w.other.volume),
+      ],
+      [
+        'list every project’s servers',
+        'GET',
+        '/compute/v2.1/servers?all_tenants=1',
+        undefined,
+        policy('os_compute_api:servers:index:get_all_tenants'),
+      ],
+      [
+        'list every project’s servers in detail',
+        'GET',
+        '/compute/v2.1/servers/detail?all_tenants=1',
+        undefined,
+        policy('os_compute_api:servers:detail:get_all_tenants'),
+      ],
+      [
+        'filter servers by their project (ignored)',
+        'GET',
+        `/compute/v2.1/servers/detail?project_id=${them}`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'filter servers by their tenant (ignored)',
+        'GET',
+        `/compute/v2.1/servers/detail?tenant_id=${them}`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'ask for their server by uuid',
+        'GET',
+        `/compute/v2.1/servers/detail?uuid=${w.other.server}`,
+        undefined,
+        pass(200),
+      ],
+      // Nova looks a marker up with an elevated context (multi_cell_list get_marker_record), so
+      // another project's server is a marker like any other; nothing of it is shown.
+      [
+        'page from their server',
+        'GET',
+        `/compute/v2.1/servers?marker=${w.other.server}`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'list every project’s volumes (ignored)',
+        'GET',
+        `${m.volumeBase}/volumes/detail?all_tenants=1`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'filter volumes by their project',
+        'GET',
+        `${m.volumeBase}/volumes?project_id=${them}`,
+        undefined,
+        {
+          status: 400,
+          fault: { key: 'badRequest', message: 'Invalid filters project_id are found in query options.' },
+        },
+      ],
+      [
+        'page from their volume',
+        'GET',
+        `${m.volumeBase}/volumes?marker=${w.other.volume}`,
+        undefined,
+        volumeNotFound(w.other.volume),
+      ],
+      [
+        'summarise every project’s volumes (ignored)',
+        'GET',
+        `${m.volumeBase}/volumes/summary?all_tenants=1`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'list every project’s attachments (ignored)',
+        'GET',
+        `${m.volumeBase}/attachments/detail?all_tenants=1`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'filter attachments by their volume',
+        'GET',
+        `${m.volumeBase}/attachments?volume_id=${w.other.volume}`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'page from their attachment',
+        'GET',
+        `${m.volumeBase}/attachments?marker=${w.other.attachment}`,
+        undefined,
+        attachmentNotFound(w.other.attachment),
+      ],
+      [
+        'the whole cloud’s topology',
+        'GET',
+        '/compute/v2.1/os-emulator-topology?all_tenants=1',
+        undefined,
+        policy('os_compute_api:os-emulator-topology:all_tenants'),
+      ],
+      [
+        'their project’s topology (ignored)',
+        'GET',
+        `/compute/v2.1/os-emulator-topology?project_id=${them}`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'their server’s topology',
+        'GET',
+        `/compute/v2.1/os-emulator-topology?server_id=${w.other.server}`,
+        undefined,
+        pass(200),
+      ],
+      [
+        'their volume’s topology',
+        'GET',
+        `/compute/v2.1/os-emulator-topology?volume_id=${w.other.volume}`,
+        undefined,
+        pass(200),
+      ],
+    ];
+  };
+
+  it('finds nothing of theirs: 404, 400, a policy 403, or a list of one’s own (checked for leaks below)', async () => {
+    for (const [label, method, path, body, want] of probes()) {
+      const res = await send('member', method, { path, ...(body !== undefined ? { body } : {}) });
+      expectCell(res, want, label);
+    }
+    await tc.settle();
+  });
+});
+
+describe('the admin', () => {
+  it('sees every project’s servers, volumes and attachments in the all_tenants lists', async () => {
+    const base = w.actors.admin.volumeBase;
+    const ids = async (path: string, key: string) =>
+      ((await send('admin', 'GET', { path })).body[key] as { id: string }[]).map((x) => x.id);
+    expect(await ids('/compute/v2.1/servers/detail?all_tenants=1', 'servers')).toEqual(
+      expect.arrayContaining([w.demo.server, w.other.server, w.admin.server]),
+    );
+    expect(await ids(`${base}/volumes/detail?all_tenants=1`, 'volumes')).toEqual(
+      expect.arrayContaining([w.demo.plain, w.other.volume, w.admin.volume]),
+    );
+    expect(await ids(`${base}/attachments?all_tenants=1`, 'attachments')).toEqual(
+      expect.arrayContaining([w.demo.attachment, w.other.attachment]),
+    );
+    // …and only its own project's without it, as Nova and Cinder do.
+    expect(await ids('/compute/v2.1/servers', 'servers')).not.toContain(w.demo.server);
+    expect(await ids(`${base}/volumes`, 'volumes')).not.toContain(w.demo.plain);
+  });
+});
+
+describe('a Cinder URL naming a project that is not the token’s', () => {
+  it('is a malformed URL whoever asks, the admin included, before anything is looked up', async () => {
+    const volumeRows = rows.filter((r) => r.route.includes(' /volume/v3/:projectId/'));
+    expect(volumeRows.length).toBeGreaterThan(20);
+    const foreign: Record<SignedInRole, string> = {
+      reader: w.actors.other.projectId,
+      member: w.actors.other.projectId,
+      other: w.actors.member.projectId,
+      admin: w.actors.member.projectId,
+    };
+    for (const row of volumeRows) {
+      const method = row.route.split(' ')[0] as string;
+      for (const role of ['reader', 'member', 'other', 'admin'] as const) {
+        const probe = await row.probe(w, role);
+        const path = probe.path.replace(w.actors[role].volumeBase, `/volume/v3/${foreign[role]}`);
+        expect(path).not.toBe(probe.path);
+        expectCell(await send(role, method, { ...probe, path }), MALFORMED_URL, `${row.route} as ${role}`);
+      }
+    }
+  });
+});
+
+describe('what the refused calls left behind', () => {
+  it('nothing: demo’s server, volumes and attachment are as they were', async () => {
+    await tc.settle();
+    const member = w.actors.member;
+    const server = await w.must(member, 'GET', `/compute/v2.1/servers/${w.demo.server}`);
+    expect(server.body.server.status).toBe('ACTIVE');
+    const shared = await w.must(member, 'GET', `${member.volumeBase}/volumes/${w.demo.shared}`);
+    expect(shared.body.volume.status).toBe('in-use');
+    expect(shared.body.volume.size).toBe(1);
+    expect(shared.body.volume.attachments.map((a: { attachment_id: string }) => a.attachment_id)).toContain(
+      w.demo.attachment,
+    );
+    const plain = await w.must(member, 'GET', `${member.volumeBase}/volumes/${w.demo.plain}`);
+    expect(plain.body.volume).toMatchObject({ status: 'available', size: 1, bootable: 'false' });
+    // Only the members' and the admin's descriptions ever landed.
+    expect(['changed by member', 'changed by admin']).toContain(plain.body.volume.description);
+    const grants = await w.must(
+      w.actors.admin,
+      'GET',
+      `/identity/v3/role_assignments?user.id=${w.actors.reader.userId}`,
+    );
+    expect(grants.body.role_assignments.map((a: { role: { id: string } }) => a.role.id)).toEqual([
+      w.roleIds.reader,
+    ]);
+    const flavor = await w.must(member, 'GET', '/compute/v2.1/flavors/42');
+    expect(flavor.body.flavor.description ?? null).toBeNull();
+  });
+});
+
+/**
+ * Where OpenStack itself shows a project something of another's: the volume owner sees the servers
+ * its volume is attached to (Cinder's volume `attachments` and `/attachments` list every one of the
+ * volume's attachments), and a server's owner sees the volumes attached to it and their Cinder
+ * attachment ids (Nova's `volumes_attached` and `os-volume_attachments`). The topology extension
+ * shows each side what those calls show it (docs/cloud-extensions.md).
+ */
+function crossProjectAllowances(w: AuthzWorld): Allowance[] {
+  const cinderViews = /^\/volume\/v3\/[^/]+\/(volumes|attachments)(\/|\?|$)/;
+  const novaViews = /^\/compute\/v2\.1\/(servers|os-emulator-topology)(\/|\?|$)/;
+  const topology = /^\/compute\/v2\.1\/os-emulator-topology(\?|$)/;
+  return [
+    ...(['reader', 'member'] as const).flatMap((role) => [
+      { role, value: w.cross.server, path: cinderViews, why: 'Cinder lists every attachment of a volume' },
+      {
+        role,
+        value: w.cross.server,
+        path: topology,
+        why: 'a volume’s writers, whoever’s (multiple_writers)',
+      },
+    ]),
+    { role: 'other', value: w.cross.volume, path: novaViews, why: 'Nova lists a server’s volumes' },
+    {
+      role: 'other',
+      value: w.cross.attachment,
+      path: novaViews,
+      why: 'Nova shows the Cinder attachment id (2.89)',
+    },
+  ];
+}
+
+describe('what each caller sees of the others', () => {
+  it('shows each side of a cross-project attachment what OpenStack shows it, and no more', async () => {
+    const { member, other } = w.actors;
+    const volume = await send('member', 'GET', { path: `${member.volumeBase}/volumes/${w.cross.volume}` });
+    expect(volume.body.volume.attachments.map((a: { server_id: string }) => a.server_id)).toContain(
+      w.cross.server,
+    );
+    // The owner of the volume still cannot look at the server itself.
+    expectCell(
+      await send('member', 'GET', { path: `/compute/v2.1/servers/${w.cross.server}` }),
+      instanceNotFound(w.cross.server),
+      'member GET the other project’s server',
+    );
+    const server = await send('other', 'GET', { path: `/compute/v2.1/servers/${w.cross.server}` });
+    expect(
+      server.body.server['os-extended-volumes:volumes_attached'].map((v: { id: string }) => v.id),
+    ).toContain(w.cross.volume);
+    const held = await send('other', 'GET', {
+      path: `/compute/v2.1/servers/${w.cross.server}/os-volume_attachments`,
+    });
+    expect(held.body.volumeAttachments).toContainEqual(
+      expect.objectContaining({ volumeId: w.cross.volume, attachment_id: w.cross.attachment }),
+    );
+    // …nor the volume, nor its attachment through Cinder.
+    expectCell(
+      await send('other', 'GET', { path: `${other.volumeBase}/volumes/${w.cross.volume}` }),
+      volumeNotFound(w.cross.volume),
+      'other GET demo’s volume',
+    );
+    expectCell(
+      await send('other', 'GET', { path: `${other.volumeBase}/attachments/${w.cross.attachment}` }),
+      attachmentNotFound(w.cross.attachment),
+      'other GET the attachment of demo’s volume',
+    );
+  });
+
+  it('no response to demo’s reader or member, or to the other project’s member, names or ids what is not theirs', async () => {
+    const secrets = await secretsOf(w);
+    const leaks = leaksIn(exchanges, secrets, w, crossProjectAllowances(w));
+    expect(leaks).toEqual([]);
+    // The check looked at something: every role's column went through it.
+    for (const role of ['reader', 'member', 'other'] as const) {
+      expect(exchanges.filter((e) => e.role === role).length).toBeGreaterThan(80);
+    }
+  });
+});

@@ -1,0 +1,238 @@
+import { http, login, type Session, type TestCloud } from '../helpers/cloud.js';
+import { bootServersViaApi } from '../helpers/compute-fixtures.js';
+
+/**
+ * Real resources for the fuzz to aim at, so a request with a good id gets past the lookup and into
+ * validation, policy and the state rules. Made through the APIs, as a client would.
+ *
+ * Identity writes (PATCH/DELETE of users, projects, roles, grants) only ever get the `fuzz-*`
+ * resources: disabling `admin` or revoking `demo`'s grant would turn every later request into a 401
+ * and the fuzz would stop reaching anything. A DELETE of a whole resource only gets `expendable`
+ * ones, made for it, so the resources every other endpoint aims at stay.
+ */
+export type IdKind =
+  | 'domain'
+  | 'project'
+  | 'user'
+  | 'role'
+  | 'ownProject'
+  | 'server'
+  | 'flavor'
+  | 'flavorSpecKey'
+  | 'hypervisor'
+  | 'hypervisorPattern'
+  | 'service'
+  | 'volume'
+  | 'attachment'
+  | 'volumeType'
+  | 'typeSpecKey'
+  | 'image';
+
+export interface CloudFixtures {
+  admin: Session;
+  member: Session;
+  /** Ids a request may read or change. */
+  ids: Record<IdKind, string[]>;
+  /** Identity ids a PATCH, PUT, POST or DELETE may touch. */
+  identityWritable: Partial<Record<IdKind, string[]>>;
+  /** Ids a DELETE of the resource itself may remove. */
+  expendable: Partial<Record<IdKind, string[]>>;
+  fuzzUser: { id: string; name: string; password: string; projectId: string; projectName: string };
+  /** A token of the fuzz user: the only one DELETE /v3/auth/tokens may revoke. */
+  throwawayToken: string;
+  memberServers: string[];
+  adminServers: string[];
+  memberVolumes: { multiattach: string; plain: string; spare: string };
+  adminVolume: string;
+  imageId: string;
+}
+
+async function ok(
+  tc: TestCloud,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  version?: string,
+  // biome-ignore lint/suspicious/noExplicitAny: fixture set-up reads bodies freely
+): Promise<any> {
+  const res = await http(tc, method, path, {
+    token,
+    ...(body !== undefined ? { body } : {}),
+    ...(version ? { version } : {}),
+  });
+  if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
+  const admin = await login(tc, 'admin');
+  const member = await login(tc, 'demo');
+  const a = admin.token;
+
+  // Identity: a project, a user with a member grant on it, a role of its own.
+  const project = (await ok(tc, 'POST', '/identity/v3/projects', a, { project: { name: 'fuzz-project' } }))
+    .project.id as string;
+  const user = (
+    await ok(tc, 'POST', '/identity/v3/users', a, {
+      user: { name: 'fuzz-user', password: 'fuzz-pass', default_project_id: project },
+    })
+  ).user.id as string;
+  const role = (await ok(tc, 'POST', '/identity/v3/roles', a, { role: { name: 'fuzz-role' } })).role
+    .id as string;
+  const roles = (await ok(tc, 'GET', '/identity/v3/roles', a)).roles as { id: string; name: string }[];
+  const roleId = (name: string) => roles.find((r) => r.name === name)?.id ?? '';
+  await ok(tc, 'PUT', `/identity/v3/projects/${project}/users/${user}/roles/${roleId('member')}`, a);
+  await ok(tc, 'PUT', `/identity/v3/projects/${project}/users/${user}/roles/${role}`, a);
+  const throwaway = await login(tc, 'fuzz-user', { password: 'fuzz-pass', project: 'fuzz-project' });
+  const spareOf = async (kind: 'project' | 'user' | 'role', i: number) =>
+    (await ok(tc, 'POST', `/identity/v3/${kind}s`, a, { [kind]: { name: `fuzz-spare-${kind}-${i}` } }))[kind]
+      .id as string;
+  const spareProjects = [await spareOf('project', 1), await spareOf('project', 2)];
+  const spareUsers = [await spareOf('user', 1), await spareOf('user', 2)];
+  const spareRoles = [await spareOf('role', 1), await spareOf('role', 2)];
+
+  // Compute: servers of each project, a flavor of our own.
+  const memberServers = await bootServersViaApi(tc, member, 2, { name: 'fuzz-member' });
+  const adminServers = await bootServersViaApi(tc, admin, 1, { name: 'fuzz-admin' });
+  const spareServers = [
+    ...(await bootServersViaApi(tc, member, 2, { name: 'fuzz-spare' })),
+    ...(await bootServersViaApi(tc, admin, 1, { name: 'fuzz-spare' })),
+  ];
+  const flavor = async (id: string) =>
+    ok(
+      tc,
+      'POST',
+      '/compute/v2.1/flavors',
+      a,
+      { flavor: { name: id, id, ram: 256, vcpus: 1, disk: 1 } },
+      'compute 2.60',
+    );
+  for (const id of ['fuzz-flavor', 'fuzz-spare-1', 'fuzz-spare-2']) await flavor(id);
+  const hypervisors = (await ok(tc, 'GET', '/compute/v2.1/os-hypervisors', a, undefined, 'compute 2.60'))
+    .hypervisors as { id: string; hypervisor_hostname: string }[];
+  type Service = { id: string | number; binary: string };
+  const services = [
+    ...((await ok(tc, 'GET', '/compute/v2.1/os-services', a, undefined, 'compute 2.60'))
+      .services as Service[]),
+    ...((await ok(tc, 'GET', '/compute/v2.1/os-services', a, undefined, 'compute 2.52'))
+      .services as Service[]),
+  ];
+  const imageId = (await ok(tc, 'GET', '/image/v2/images', a)).images[0].id as string;
+
+  // Volumes: the member's (one attached through Nova), the admin's, a type of our own.
+  const volumeOf = async (s: Session, body: Record<string, unknown>) =>
+    (
+      await ok(
+        tc,
+        'POST',
+        `${s.volumeBase}/volumes`,
+        s.token,
+        { volume: { size: 1, ...body } },
+        'volume 3.60',
+      )
+    ).volume.id as string;
+  const multiattach = await volumeOf(member, { name: 'fuzz-shared', volume_type: 'multiattach' });
+  const plain = await volumeOf(member, { name: 'fuzz-plain' });
+  const spare = await volumeOf(member, { name: 'fuzz-spare', volume_type: 'multiattach' });
+  const adminVolume = await volumeOf(admin, { name: 'fuzz-admin' });
+  const spareVolumes = [
+    await volumeOf(member, { name: 'fuzz-spare-1' }),
+    await volumeOf(member, { name: 'fuzz-spare-2', volume_type: 'multiattach' }),
+    await volumeOf(admin, { name: 'fuzz-spare-3' }),
+  ];
+  await tc.settle();
+  await ok(
+    tc,
+    'POST',
+    `/compute/v2.1/servers/${memberServers[0]}/os-volume_attachments`,
+    member.token,
+    { volumeAttachment: { volumeId: multiattach } },
+    'compute 2.60',
+  );
+  await tc.settle();
+  const attachments = (
+    await ok(tc, 'GET', `${member.volumeBase}/attachments`, member.token, undefined, 'volume 3.60')
+  ).attachments as { id: string }[];
+  // Reservations of the spare multiattach volume, for DELETE /attachments/{id} to remove.
+  const spareAttachments: string[] = [];
+  for (const server of memberServers) {
+    const reserved = await ok(
+      tc,
+      'POST',
+      `${member.volumeBase}/attachments`,
+      member.token,
+      { attachment: { volume_uuid: spareVolumes[1], instance_uuid: server } },
+      'volume 3.60',
+    );
+    spareAttachments.push(reserved.attachment.id as string);
+  }
+  const type = (
+    await ok(
+      tc,
+      'POST',
+      `${admin.volumeBase}/types`,
+      a,
+      { volume_type: { name: 'fuzz-type', extra_specs: { fuzz_key: 'fuzz-value' } } },
+      'volume 3.60',
+    )
+  ).volume_type.id as string;
+  const types = (await ok(tc, 'GET', `${admin.volumeBase}/types`, a, undefined, 'volume 3.60'))
+    .volume_types as {
+    id: string;
+  }[];
+  const spareTypes: string[] = [];
+  for (const name of ['fuzz-spare-type-1', 'fuzz-spare-type-2']) {
+    const t = await ok(tc, 'POST', `${admin.volumeBase}/types`, a, { volume_type: { name } }, 'volume 3.60');
+    spareTypes.push(t.volume_type.id as string);
+  }
+
+  return {
+    admin,
+    member,
+    ids: {
+      domain: ['default'],
+      project: [project, member.projectId, admin.projectId],
+      user: [user, member.userId, admin.userId],
+      role: [role, roleId('member'), roleId('admin'), roleId('reader')],
+      ownProject: [member.projectId, admin.projectId],
+      server: [...memberServers, ...adminServers],
+      flavor: ['1', '42', 'fuzz-flavor'],
+      flavorSpecKey: ['hw:cpu_policy', 'fuzz'],
+      hypervisor: hypervisors.map((h) => h.id),
+      hypervisorPattern: hypervisors.map((h) => h.hypervisor_hostname),
+      service: services.map((s) => String(s.id)),
+      volume: [multiattach, plain, spare, adminVolume],
+      attachment: [...attachments.map((x) => x.id), ...spareAttachments],
+      volumeType: [type, ...types.map((t) => t.id), 'default'],
+      typeSpecKey: ['fuzz_key', 'multiattach'],
+      image: [imageId],
+    },
+    identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
+    expendable: {
+      project: spareProjects,
+      user: spareUsers,
+      role: spareRoles,
+      server: spareServers,
+      flavor: ['fuzz-spare-1', 'fuzz-spare-2'],
+      // The controller's services: deleting a compute host would leave nowhere to build servers.
+      service: services.filter((s) => s.binary !== 'nova-compute').map((s) => String(s.id)),
+      volume: spareVolumes,
+      attachment: spareAttachments,
+      volumeType: spareTypes,
+    },
+    fuzzUser: {
+      id: user,
+      name: 'fuzz-user',
+      password: 'fuzz-pass',
+      projectId: project,
+      projectName: 'fuzz-project',
+    },
+    throwawayToken: throwaway.token,
+    memberServers,
+    adminServers,
+    memberVolumes: { multiattach, plain, spare },
+    adminVolume,
+    imageId,
+  };
+}

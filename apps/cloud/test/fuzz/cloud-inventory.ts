@@ -1,0 +1,441 @@
+import type { CloudFixtures, IdKind } from './cloud-fixtures.js';
+
+/**
+ * Every endpoint of the bundled cloud, as `METHOD /path` in Express syntax from the app root, with
+ * a valid body for each one that takes a body. `cloud.fuzz.test.ts` fails while the app serves a
+ * route this list lacks (or the other way round), so a new route cannot escape the fuzz: add it
+ * here with a valid body.
+ */
+
+export type Service = 'identity' | 'compute' | 'volume' | 'image';
+export type Role = 'admin' | 'member';
+
+export interface BodyContext {
+  fx: CloudFixtures;
+  role: Role;
+  /** A number from the fuzz, to make names unique and pick among alternatives. */
+  n: number;
+}
+
+export interface Endpoint {
+  /** `GET /compute/v2.1/servers/:id` (`ALL` for a route that answers every method). */
+  key: string;
+  method: string;
+  path: string;
+  service: Service;
+  /** A body the endpoint accepts (one of several, chosen by `n`). */
+  body?: (c: BodyContext) => unknown;
+  /** Extra headers a valid call sends (Keystone's X-Subject-Token). */
+  headers?: (c: BodyContext) => Record<string, string>;
+  /** The microversion a valid call is made at. */
+  version?: string;
+}
+
+const COMPUTE = 'compute 2.105';
+const VOLUME = 'volume 3.71';
+
+const pick = <T>(n: number, xs: readonly T[]): T => xs[Math.abs(n) % xs.length]!;
+const serversOf = (c: BodyContext) => (c.role === 'admin' ? c.fx.adminServers : c.fx.memberServers);
+const volumesOf = (c: BodyContext) =>
+  c.role === 'admin'
+    ? [c.fx.adminVolume]
+    : [c.fx.memberVolumes.multiattach, c.fx.memberVolumes.plain, c.fx.memberVolumes.spare];
+const connector = (host = 'compute-1') => ({
+  initiator: `iqn.1993-08.org.debian:01:${host}`,
+  host,
+  ip: '192.0.2.10',
+  platform: 'x86_64',
+  os_type: 'linux2',
+  multipath: false,
+});
+
+const subjectToken = (c: BodyContext, method: 'read' | 'revoke') =>
+  // Never our own tokens on a DELETE: revoking them would end the fuzz's sessions.
+  method === 'revoke'
+    ? c.fx.throwawayToken
+    : pick(c.n, [c.fx.throwawayToken, c.role === 'admin' ? c.fx.admin.token : c.fx.member.token]);
+
+const E = (key: string, rest: Omit<Endpoint, 'key' | 'method' | 'path' | 'service'> = {}): Endpoint => {
+  const [method, path] = key.split(' ') as [string, string];
+  const service = path.split('/')[1] as Service;
+  return { key, method, path, service, ...rest };
+};
+
+export const cloudEndpoints: Endpoint[] = [
+  // --- Identity ---------------------------------------------------------------------------------
+  E('GET /identity/'),
+  E('GET /identity/v3'),
+  E('POST /identity/v3/auth/tokens', {
+    body: ({ fx, n }) => ({
+      auth: {
+        identity: {
+          methods: ['password'],
+          password: {
+            user: pick(n, [
+              { name: fx.fuzzUser.name, domain: { id: 'default' }, password: fx.fuzzUser.password },
+              { id: fx.fuzzUser.id, password: fx.fuzzUser.password },
+            ]),
+          },
+        },
+        scope: pick(n, [
+          { project: { name: fx.fuzzUser.projectName, domain: { name: 'Default' } } },
+          { project: { id: fx.fuzzUser.projectId } },
+        ]),
+      },
+    }),
+  }),
+  E('GET /identity/v3/auth/tokens', { headers: (c) => ({ 'X-Subject-Token': subjectToken(c, 'read') }) }),
+  E('DELETE /identity/v3/auth/tokens', {
+    headers: (c) => ({ 'X-Subject-Token': subjectToken(c, 'revoke') }),
+  }),
+  E('GET /identity/v3/auth/projects'),
+  E('GET /identity/v3/auth/catalog'),
+  E('GET /identity/v3/domains'),
+  E('GET /identity/v3/domains/:domainId'),
+  E('GET /identity/v3/projects'),
+  E('POST /identity/v3/projects', {
+    body: ({ n }) => ({
+      project: {
+        name: `fz-project-${n}`,
+        domain_id: 'default',
+        description: 'fuzz',
+        enabled: true,
+        tags: ['a'],
+      },
+    }),
+  }),
+  E('GET /identity/v3/projects/:projectId'),
+  E('PATCH /identity/v3/projects/:projectId', {
+    body: ({ n }) => ({
+      project: pick(n, [{ description: `d${n}` }, { enabled: true }, { tags: ['x', 'y'] }]),
+    }),
+  }),
+  E('DELETE /identity/v3/projects/:projectId'),
+  E('GET /identity/v3/projects/:projectId/users/:userId/roles'),
+  E('GET /identity/v3/projects/:projectId/users/:userId/roles/:roleId'),
+  E('PUT /identity/v3/projects/:projectId/users/:userId/roles/:roleId'),
+  E('DELETE /identity/v3/projects/:projectId/users/:userId/roles/:roleId'),
+  E('GET /identity/v3/role_assignments'),
+  E('GET /identity/v3/roles'),
+  E('POST /identity/v3/roles', {
+    body: ({ n }) => ({ role: { name: `fz-role-${n}`, description: 'fuzz' } }),
+  }),
+  E('GET /identity/v3/roles/:roleId'),
+  E('PATCH /identity/v3/roles/:roleId', { body: ({ n }) => ({ role: { description: `d${n}` } }) }),
+  E('DELETE /identity/v3/roles/:roleId'),
+  E('GET /identity/v3/users'),
+  E('POST /identity/v3/users', {
+    body: ({ fx, n }) => ({
+      user: {
+        name: `fz-user-${n}`,
+        domain_id: 'default',
+        password: 'secret',
+        default_project_id: fx.fuzzUser.projectId,
+        email: 'fz@example.org',
+        enabled: true,
+      },
+    }),
+  }),
+  E('GET /identity/v3/users/:userId'),
+  E('PATCH /identity/v3/users/:userId', {
+    body: ({ n }) => ({
+      user: pick(n, [{ description: `d${n}` }, { email: `e${n}@example.org` }, { enabled: true }]),
+    }),
+  }),
+  E('DELETE /identity/v3/users/:userId'),
+  E('POST /identity/v3/users/:userId/password', {
+    // The same password again, so the fuzz user can still sign in afterwards.
+    body: ({ fx }) => ({ user: { original_password: fx.fuzzUser.password, password: fx.fuzzUser.password } }),
+  }),
+  E('GET /identity/v3/users/:userId/projects'),
+
+  // --- Compute ----------------------------------------------------------------------------------
+  E('ALL /compute/'),
+  E('GET /compute/v2.1'),
+  E('GET /compute/v2.1/'),
+  E('GET /compute/v2.1/flavors'),
+  E('GET /compute/v2.1/flavors/detail'),
+  E('POST /compute/v2.1/flavors', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      flavor: {
+        name: `fz-flavor-${n}`,
+        ram: 512,
+        vcpus: 1,
+        disk: 1,
+        'OS-FLV-EXT-DATA:ephemeral': 0,
+        swap: 0,
+      },
+    }),
+  }),
+  E('GET /compute/v2.1/flavors/:id'),
+  E('PUT /compute/v2.1/flavors/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({ flavor: { description: `d${n}` } }),
+  }),
+  E('DELETE /compute/v2.1/flavors/:id'),
+  E('GET /compute/v2.1/flavors/:id/os-extra_specs'),
+  E('GET /compute/v2.1/flavors/:id/os-extra_specs/:key'),
+  E('GET /compute/v2.1/os-availability-zone'),
+  E('GET /compute/v2.1/os-availability-zone/detail'),
+  E('GET /compute/v2.1/os-services'),
+  E('PUT /compute/v2.1/os-services/:id', {
+    version: COMPUTE,
+    body: ({ n }) =>
+      pick(n, [
+        { status: 'disabled', disabled_reason: 'fuzz' },
+        { status: 'enabled' },
+        { forced_down: false },
+      ]),
+  }),
+  E('DELETE /compute/v2.1/os-services/:id'),
+  E('GET /compute/v2.1/os-hypervisors'),
+  E('GET /compute/v2.1/os-hypervisors/detail'),
+  E('GET /compute/v2.1/os-hypervisors/statistics'),
+  E('GET /compute/v2.1/os-hypervisors/:id'),
+  E('GET /compute/v2.1/os-hypervisors/:id/uptime'),
+  E('GET /compute/v2.1/os-hypervisors/:pattern/search'),
+  E('GET /compute/v2.1/os-hypervisors/:pattern/servers'),
+  E('GET /compute/v2.1/os-emulator-hosts'),
+  E('GET /compute/v2.1/os-emulator-topology'),
+  E('GET /compute/v2.1/servers'),
+  E('GET /compute/v2.1/servers/detail'),
+  E('POST /compute/v2.1/servers', {
+    version: COMPUTE,
+    body: (c) => {
+      const base = { name: `fz-server-${c.n}`, flavorRef: '1', networks: 'none' };
+      return {
+        server: pick(c.n, [
+          { ...base, imageRef: c.fx.imageId },
+          { ...base, imageRef: c.fx.imageId, min_count: 2, max_count: 2, return_reservation_id: true },
+          {
+            ...base,
+            imageRef: c.fx.imageId,
+            availability_zone: 'nova',
+            metadata: { k: 'v' },
+            block_device_mapping_v2: [
+              { boot_index: 0, uuid: c.fx.imageId, source_type: 'image', destination_type: 'local' },
+              {
+                boot_index: -1,
+                uuid: c.role === 'admin' ? c.fx.adminVolume : c.fx.memberVolumes.spare,
+                source_type: 'volume',
+                destination_type: 'volume',
+                attach_mode: 'ro',
+              },
+            ],
+          },
+          {
+            ...base,
+            block_device_mapping_v2: [
+              {
+                boot_index: 0,
+                uuid: c.fx.imageId,
+                source_type: 'image',
+                destination_type: 'volume',
+                volume_size: 1,
+                delete_on_termination: true,
+              },
+            ],
+          },
+        ]),
+      };
+    },
+  }),
+  E('GET /compute/v2.1/servers/:id'),
+  E('DELETE /compute/v2.1/servers/:id'),
+  E('POST /compute/v2.1/servers/:id/action', {
+    version: COMPUTE,
+    body: ({ n }) =>
+      pick(n, [
+        { 'os-stop': null },
+        { 'os-start': null },
+        { reboot: { type: 'SOFT' } },
+        { reboot: { type: 'HARD' } },
+        { shelve: null },
+        { shelveOffload: null },
+        { unshelve: null },
+        { unshelve: { availability_zone: 'nova' } },
+        { resize: { flavorRef: '2' } },
+        { confirmResize: null },
+        { revertResize: null },
+      ]),
+  }),
+  E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),
+  E('GET /compute/v2.1/servers/:serverId/os-volume_attachments'),
+  E('POST /compute/v2.1/servers/:serverId/os-volume_attachments', {
+    version: COMPUTE,
+    body: (c) => ({
+      volumeAttachment: {
+        volumeId: pick(c.n, volumesOf(c)),
+        ...pick(c.n >> 2, [
+          {},
+          { attach_mode: 'ro' },
+          { attach_mode: 'rw', delete_on_termination: false },
+          { tag: 't' },
+        ]),
+      },
+    }),
+  }),
+  E('GET /compute/v2.1/servers/:serverId/os-volume_attachments/:volumeId'),
+  E('PUT /compute/v2.1/servers/:serverId/os-volume_attachments/:volumeId', {
+    version: COMPUTE,
+    body: (c) => ({
+      volumeAttachment: pick(c.n, [
+        { volumeId: c.fx.memberVolumes.multiattach, delete_on_termination: true },
+        { volumeId: pick(c.n >> 1, volumesOf(c)) },
+      ]),
+    }),
+  }),
+  E('DELETE /compute/v2.1/servers/:serverId/os-volume_attachments/:volumeId'),
+
+  // --- Volume -----------------------------------------------------------------------------------
+  E('GET /volume/'),
+  E('GET /volume/v3/'),
+  E('GET /volume/v3/:projectId/volumes'),
+  E('GET /volume/v3/:projectId/volumes/detail'),
+  E('GET /volume/v3/:projectId/volumes/summary'),
+  E('POST /volume/v3/:projectId/volumes', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      volume: pick(n, [
+        { size: 1, name: `fz-volume-${n}` },
+        {
+          size: 1,
+          name: `fz-volume-${n}`,
+          volume_type: 'multiattach',
+          metadata: { k: 'v' },
+          description: 'd',
+        },
+        { size: 2, display_name: `fz-${n}`, availability_zone: 'nova', multiattach: 'false' },
+      ]),
+    }),
+  }),
+  E('GET /volume/v3/:projectId/volumes/:volumeId'),
+  E('PUT /volume/v3/:projectId/volumes/:volumeId', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      volume: pick(n, [{ name: `r${n}` }, { description: 'd' }, { metadata: { a: 'b' } }]),
+    }),
+  }),
+  E('DELETE /volume/v3/:projectId/volumes/:volumeId'),
+  E('POST /volume/v3/:projectId/volumes/:volumeId/action', {
+    version: VOLUME,
+    body: (c) =>
+      pick(c.n, [
+        { 'os-set_bootable': { bootable: true } },
+        { 'os-update_readonly_flag': { readonly: false } },
+        { 'os-extend': { new_size: 3 } },
+        { 'os-reset_status': { status: 'available' } },
+        { 'os-retype': { new_type: 'multiattach' } },
+        { 'os-reserve': null },
+        { 'os-unreserve': null },
+        { 'os-begin_detaching': null },
+        { 'os-roll_detaching': null },
+        { 'os-attach': { instance_uuid: pick(c.n >> 4, serversOf(c)), mountpoint: '/dev/vdc', mode: 'rw' } },
+        { 'os-detach': { attachment_id: pick(c.n >> 4, c.fx.ids.attachment.concat(['x'])) } },
+        { 'os-initialize_connection': { connector: connector() } },
+        { 'os-terminate_connection': { connector: connector() } },
+      ]),
+  }),
+  E('GET /volume/v3/:projectId/attachments'),
+  E('GET /volume/v3/:projectId/attachments/detail'),
+  E('POST /volume/v3/:projectId/attachments', {
+    version: VOLUME,
+    body: (c) => ({
+      attachment: {
+        volume_uuid: pick(c.n, volumesOf(c)),
+        instance_uuid: pick(c.n >> 2, serversOf(c)),
+        ...pick(c.n >> 3, [{}, { connector: connector() }, { connector: null, mode: 'ro' }]),
+      },
+    }),
+  }),
+  E('GET /volume/v3/:projectId/attachments/:attachmentId'),
+  E('PUT /volume/v3/:projectId/attachments/:attachmentId', {
+    version: VOLUME,
+    body: () => ({ attachment: { connector: connector() } }),
+  }),
+  E('DELETE /volume/v3/:projectId/attachments/:attachmentId'),
+  E('POST /volume/v3/:projectId/attachments/:attachmentId/action', {
+    version: VOLUME,
+    body: () => ({ 'os-complete': null }),
+  }),
+  E('GET /volume/v3/:projectId/types'),
+  E('POST /volume/v3/:projectId/types', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      volume_type: {
+        name: `fz-type-${n}`,
+        description: 'd',
+        extra_specs: { k: 'v' },
+        'os-volume-type-access:is_public': true,
+      },
+    }),
+  }),
+  E('GET /volume/v3/:projectId/types/:typeId'),
+  E('PUT /volume/v3/:projectId/types/:typeId', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      volume_type: pick(n, [{ description: `d${n}` }, { name: `fz-renamed-${n}` }, { is_public: true }]),
+    }),
+  }),
+  E('DELETE /volume/v3/:projectId/types/:typeId'),
+  E('GET /volume/v3/:projectId/types/:typeId/extra_specs'),
+  E('POST /volume/v3/:projectId/types/:typeId/extra_specs', {
+    version: VOLUME,
+    body: ({ n }) => ({ extra_specs: { [`k${n % 5}`]: 'v' } }),
+  }),
+  E('GET /volume/v3/:projectId/types/:typeId/extra_specs/:key'),
+  E('PUT /volume/v3/:projectId/types/:typeId/extra_specs/:key', {
+    version: VOLUME,
+    // The key must match the path's: the fuzz puts `fuzz_key` there as often as anything.
+    body: ({ n }) => ({ fuzz_key: `v${n}` }),
+  }),
+  E('DELETE /volume/v3/:projectId/types/:typeId/extra_specs/:key'),
+  E('GET /volume/v3/:projectId/scheduler-stats/get_pools'),
+
+  // --- Image ------------------------------------------------------------------------------------
+  E('GET /image/versions'),
+  E('GET /image/v2/images'),
+  E('GET /image/v2/images/:id'),
+];
+
+/** The kind of id a path parameter holds, from the segment before it. */
+export function idKindOf(path: string, param: string): IdKind {
+  const segments = path.split('/');
+  const at = segments.indexOf(`:${param}`);
+  const before = segments[at - 1] ?? '';
+  const service = segments[1];
+  if (service === 'volume' && before === 'v3') return 'ownProject';
+  const kinds: Record<string, IdKind> = {
+    domains: 'domain',
+    projects: 'project',
+    users: 'user',
+    roles: 'role',
+    servers: 'server',
+    flavors: 'flavor',
+    'os-extra_specs': 'flavorSpecKey',
+    'os-hypervisors': param === 'pattern' ? 'hypervisorPattern' : 'hypervisor',
+    'os-services': 'service',
+    'os-volume_attachments': 'volume',
+    volumes: 'volume',
+    attachments: 'attachment',
+    types: 'volumeType',
+    extra_specs: 'typeSpecKey',
+    images: 'image',
+  };
+  const kind = kinds[before];
+  if (!kind) throw new Error(`no id kind for :${param} in ${path}`);
+  return kind;
+}
+
+/** The methods routed for one path (for picking the wrong ones). */
+export function methodsFor(path: string): Set<string> {
+  const methods = new Set<string>();
+  for (const e of cloudEndpoints) {
+    if (e.path !== path) continue;
+    if (e.method === 'ALL') return new Set(['ALL']);
+    methods.add(e.method);
+    if (e.method === 'GET') methods.add('HEAD');
+  }
+  return methods;
+}
