@@ -37,11 +37,13 @@ import {
 /**
  * One fuzz request as a small recipe (what fast-check prints on failure), built into bytes by
  * `build`, sent, and checked by `CloudFuzzer.exercise`:
- * - no answer is a 5xx, and none shows a stack frame or a source path;
+ * - no answer is a 5xx (but Nova's own 501, below), and none shows a stack frame or a source path;
  * - every 4xx is in its service's fault format (cloud-faults.ts);
+ * - a method a path does not route gets the service's own answer (Keystone 405, Nova webob 404...);
  * - a body past the limit is refused with 413 once the token and microversion are good, and a body
  *   at the limit is not;
- * - a refused request (4xx), and any GET/HEAD/OPTIONS, leaves every table as it was.
+ * - a refused request (4xx), and any GET/HEAD/OPTIONS, leaves every table as it was (but the one
+ *   change Nova itself keeps, below).
  */
 
 export type IdChoice = { real: number } | { hostile: string };
@@ -322,7 +324,7 @@ function mayChangeWhenRefused(raw: RawRequest): string[] {
 }
 
 /** A short account of a request for failure messages (bodies cut). */
-export function describe(raw: RawRequest, res?: RawResponse): string {
+export function describeRequest(raw: RawRequest, res?: RawResponse): string {
   const body = raw.body ? ` body(${raw.body.length} B): ${raw.body.toString('utf8').slice(0, 200)}` : '';
   const headers = Object.entries(raw.headers)
     .filter(([k]) => k !== 'X-Auth-Token')
@@ -361,11 +363,11 @@ export class CloudFuzzer {
     try {
       res = await sendRaw(this.tc.url, raw);
     } catch (err) {
-      throw new Error(`no answer (${(err as Error).message}) to ${describe(raw)}`);
+      throw new Error(`no answer (${(err as Error).message}) to ${describeRequest(raw)}`);
     }
     this.stats.record(res.status, family);
     const fail = (why: string) => {
-      throw new Error(`${why}\n  ${describe(raw, res)}`);
+      throw new Error(`${why}\n  ${describeRequest(raw, res)}`);
     };
 
     if ((res.status >= 500 && !isFaithfulNotImplemented(raw, res)) || res.status < 100)
