@@ -48,6 +48,7 @@ export function ServerDetailPage({ session, slots }: { session: Session; slots: 
         <Breadcrumb name={id} />
         {missing ? (
           <EmptyState
+            heading="h1"
             title="This server does not exist"
             action={
               <Link to="/servers" className={linkClass}>

@@ -129,6 +129,8 @@ describe('VolumeDetailPage', () => {
       url: '/volumes/gone',
       path: '/volumes/:id',
     });
-    expect(await screen.findByText('This volume does not exist')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This volume does not exist' }),
+    ).toBeInTheDocument();
   });
 });

@@ -60,6 +60,7 @@ export function VolumeDetailPage({ session, slots }: { session: Session; slots: 
         <Breadcrumb name={id} />
         {missing ? (
           <EmptyState
+            heading="h1"
             title="This volume does not exist"
             action={
               <Link to="/volumes" className={linkClass}>
