@@ -26,17 +26,24 @@ export class TaskRunner {
 
   /**
    * Runs `work` after `delayMs` (default: the configured delay). Failures are logged, never thrown.
-   * `subject` names what the work moves on, until it has finished.
+   * `subject` names what the work moves on (a batch names every one), until it has finished.
    */
-  schedule(name: string, work: () => Promise<void>, delayMs = this.delayMs, subject?: TaskSubject): void {
+  schedule(
+    name: string,
+    work: () => Promise<void>,
+    delayMs = this.delayMs,
+    subject?: TaskSubject | readonly TaskSubject[],
+  ): void {
     if (this.#stopped) return;
+    const subjects: readonly TaskSubject[] =
+      subject === undefined ? [] : typeof subject === 'string' ? [subject] : subject;
     let resolveFinished!: () => void;
     const finished = new Promise<void>((resolve) => {
       resolveFinished = resolve;
     });
-    if (subject) this.#subjects.set(subject, (this.#subjects.get(subject) ?? 0) + 1);
+    for (const subject of subjects) this.#subjects.set(subject, (this.#subjects.get(subject) ?? 0) + 1);
     const done = () => {
-      if (subject) {
+      for (const subject of subjects) {
         const left = (this.#subjects.get(subject) ?? 1) - 1;
         if (left > 0) this.#subjects.set(subject, left);
         else this.#subjects.delete(subject);

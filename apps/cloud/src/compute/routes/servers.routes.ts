@@ -5,7 +5,7 @@ import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { canReadFlavorExtraSpecs } from '../policy.js';
 import { createServers } from '../service/server-create.service.js';
-import { scheduleAdvance } from '../service/server-lifecycle.js';
+import { scheduleBuildBatch } from '../service/server-lifecycle.js';
 import { deleteServer, getServer, listServers, loadExtras, type Query } from '../service/servers.service.js';
 import {
   type ServerViewContext,
@@ -44,7 +44,11 @@ export function serverRoutes(deps: CloudDeps): Router {
       versionOf(req.ctx),
       req.ctx.body,
     );
-    for (const s of created.servers) scheduleAdvance(deps, s.id, { placement });
+    scheduleBuildBatch(
+      deps,
+      created.servers.map((s) => s.id),
+      { placement },
+    );
     if (created.returnReservationId) {
       res.status(202).json({ reservation_id: created.reservationId });
       return;

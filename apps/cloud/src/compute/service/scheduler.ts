@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import type { FlavorSnapshot } from '../store/servers.store.js';
-import { type ComputeHost, listComputeHosts, listSchedulableHosts } from './hosts.service.js';
+import { type ComputeHost, listComputeHosts } from './hosts.service.js';
 
 /**
  * The emulated nova-scheduler over the hosts the discovery service reports (the same usage the
@@ -52,8 +52,16 @@ const placed = (h: ComputeHost): Placed => ({ host: h.host, node: h.hypervisorHo
  * the choice, after `serversStore.lockScheduler`, so two builds never take the same last slot.
  */
 export async function selectHost(db: Db, req: ScheduleRequest): Promise<Placed | null> {
+  return pickHost(await listComputeHosts(db), req);
+}
+
+/**
+ * `selectHost` over hosts already read: a batch (all servers of one request, as Nova's single
+ * select_destinations call) reads them once and subtracts each claim with `claimHost`.
+ */
+export function pickHost(hosts: readonly ComputeHost[], req: ScheduleRequest): Placed | null {
   if (req.forcedHost || req.forcedNode) {
-    const match = (await listComputeHosts(db)).find(
+    const match = hosts.find(
       (h) =>
         (!req.forcedHost || h.host === req.forcedHost) &&
         (!req.forcedNode || h.hypervisorHostname === req.forcedNode),
@@ -61,8 +69,9 @@ export async function selectHost(db: Db, req: ScheduleRequest): Promise<Placed |
     return match ? placed(match) : null;
   }
   const claim = claimOf(req.flavor, req.volumeBacked);
-  const passing = (await listSchedulableHosts(db)).filter(
+  const passing = hosts.filter(
     (h) =>
+      h.schedulable &&
       !req.ignoreHosts.includes(h.host) &&
       (!req.requestedHost || h.host === req.requestedHost) &&
       (!req.requestedNode || h.hypervisorHostname === req.requestedNode) &&
@@ -77,6 +86,16 @@ export async function selectHost(db: Db, req: ScheduleRequest): Promise<Placed |
   passing.sort((a, b) => b.free.memoryMb - a.free.memoryMb || (a.host < b.host ? -1 : 1));
   const best = passing[0];
   return best ? placed(best) : null;
+}
+
+/** What a server placed on `placed` takes from that host, for the next pick of the same batch. */
+export function claimHost(hosts: readonly ComputeHost[], at: Placed, req: ScheduleRequest): void {
+  const h = hosts.find((x) => x.host === at.host && x.hypervisorHostname === at.node);
+  if (!h) return;
+  const claim = claimOf(req.flavor, req.volumeBacked);
+  h.free.vcpus -= claim.vcpus;
+  h.free.memoryMb -= claim.memoryMb;
+  h.free.localGb -= claim.localGb;
 }
 
 /** Zones with at least one enabled compute service (`get_availability_zones(..., True)`). */

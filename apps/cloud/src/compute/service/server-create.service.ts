@@ -25,7 +25,7 @@ import { validateBody } from './request-schema.js';
 import { availableZones, computeHostExists } from './scheduler.js';
 import { serverCreateSchema } from './server-schemas.js';
 import { POWER, VM } from './server-states.js';
-import { cinderCaller, reserveVolumeForServer } from './volume-attach.service.js';
+import { cinderCaller, reserveVolumeForServer, reserveVolumeForServers } from './volume-attach.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -286,9 +286,15 @@ export async function createServers(
         terminated_at: null,
         deleted: 0,
       };
-      await serversStore.insert(tx, row);
-      await insertMappings(deps, tx, auth, version, row, specs);
       rows.push(row);
+    }
+    if (count === 1) {
+      await serversStore.insert(tx, rows[0]!);
+      await insertMappings(deps, tx, auth, version, rows[0]!, specs);
+    } else {
+      // A multi-create's volumes are all multiattach: each is reserved once for every server.
+      await serversStore.insertMany(tx, rows);
+      await insertMappingsForAll(deps, tx, auth, version, rows, specs);
     }
     return rows;
   });
@@ -353,49 +359,81 @@ async function insertMappings(
     if (spec.sourceType === 'volume' && spec.sourceId) {
       await reserveVolumeForServer(deps, tx, auth, {
         server,
-        volumeId: spec.sourceId,
-        bootIndex: spec.bootIndex,
-        sourceType: spec.sourceType,
-        destinationType: spec.destinationType,
-        deviceName: spec.deviceName,
-        tag: spec.tag,
-        deleteOnTermination: spec.deleteOnTermination,
-        attachMode: spec.attachMode,
-        volumeType: spec.volumeType,
-        diskBus: spec.diskBus,
-        deviceType: spec.deviceType,
-        guestFormat: spec.guestFormat,
-        version,
+        ...reserveArgs(spec, spec.sourceId, version),
         duringCreate: true,
       });
       continue;
     }
-    const row: BdmRow = {
-      uuid: newUuid(),
-      server_id: server.id,
-      source_type: spec.sourceType,
-      destination_type: spec.destinationType,
-      volume_id: null,
-      image_id: spec.sourceType === 'image' ? spec.sourceId : null,
-      attachment_id: null,
-      boot_index: spec.bootIndex,
-      device_name: spec.deviceName
-        ? spec.deviceName.startsWith('/dev/')
-          ? spec.deviceName
-          : `/dev/${spec.deviceName}`
-        : null,
-      device_type: spec.deviceType ?? 'disk',
-      disk_bus: spec.diskBus,
-      guest_format: spec.guestFormat,
-      volume_size: spec.volumeSize,
-      volume_type: spec.volumeType,
-      delete_on_termination: spec.deleteOnTermination ? 1 : 0,
-      tag: spec.tag,
-      attach_mode: spec.destinationType === 'volume' ? (spec.attachMode ?? 'rw') : null,
-      connection_info: null,
-      created_at: nowIso(),
-      updated_at: null,
-    };
-    await bdmsStore.insert(tx, row);
+    await bdmsStore.insert(tx, localBdm(server, spec));
   }
+}
+
+/** `insertMappings` for every server of a multi-create, a statement or so per mapping. */
+async function insertMappingsForAll(
+  deps: CloudDeps,
+  tx: Tx,
+  auth: AuthContext,
+  version: Microversion,
+  servers: readonly ServerRow[],
+  specs: readonly BdmSpec[],
+): Promise<void> {
+  for (const spec of specs) {
+    if (spec.noDevice) continue;
+    if (spec.sourceType === 'volume' && spec.sourceId) {
+      await reserveVolumeForServers(deps, tx, auth, servers, reserveArgs(spec, spec.sourceId, version));
+      continue;
+    }
+    await bdmsStore.insertMany(
+      tx,
+      servers.map((s) => localBdm(s, spec)),
+    );
+  }
+}
+
+function reserveArgs(spec: BdmSpec, volumeId: string, version: Microversion) {
+  return {
+    volumeId,
+    bootIndex: spec.bootIndex,
+    sourceType: spec.sourceType,
+    destinationType: spec.destinationType,
+    deviceName: spec.deviceName,
+    tag: spec.tag,
+    deleteOnTermination: spec.deleteOnTermination,
+    attachMode: spec.attachMode,
+    volumeType: spec.volumeType,
+    diskBus: spec.diskBus,
+    deviceType: spec.deviceType,
+    guestFormat: spec.guestFormat,
+    version,
+  };
+}
+
+/** An image, blank or local mapping: recorded now, its volume (if any) created by the build. */
+function localBdm(server: ServerRow, spec: BdmSpec): BdmRow {
+  return {
+    uuid: newUuid(),
+    server_id: server.id,
+    source_type: spec.sourceType,
+    destination_type: spec.destinationType,
+    volume_id: null,
+    image_id: spec.sourceType === 'image' ? spec.sourceId : null,
+    attachment_id: null,
+    boot_index: spec.bootIndex,
+    device_name: spec.deviceName
+      ? spec.deviceName.startsWith('/dev/')
+        ? spec.deviceName
+        : `/dev/${spec.deviceName}`
+      : null,
+    device_type: spec.deviceType ?? 'disk',
+    disk_bus: spec.diskBus,
+    guest_format: spec.guestFormat,
+    volume_size: spec.volumeSize,
+    volume_type: spec.volumeType,
+    delete_on_termination: spec.deleteOnTermination ? 1 : 0,
+    tag: spec.tag,
+    attach_mode: spec.destinationType === 'volume' ? (spec.attachMode ?? 'rw') : null,
+    connection_info: null,
+    created_at: nowIso(),
+    updated_at: null,
+  };
 }

@@ -1,8 +1,8 @@
 import type { CloudDeps } from '../../app.js';
 import type { Tx } from '../../platform/db/store.js';
 import { nowIso } from '../../platform/time.js';
-import { volumesStore } from '../../volume/store/volumes.store.js';
-import { bdmsStore } from '../store/bdms.store.js';
+import { type VolumeRow, volumesStore } from '../../volume/store/volumes.store.js';
+import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import {
   type FlavorSnapshot,
   type ResizeSource,
@@ -11,7 +11,8 @@ import {
 } from '../store/servers.store.js';
 import { parseJson } from '../views/server.view.js';
 import type { Placement } from './server-create.service.js';
-import { NO_VALID_HOST, type ScheduleRequest, selectHost } from './scheduler.js';
+import { listComputeHosts } from './hosts.service.js';
+import { claimHost, NO_VALID_HOST, pickHost, type ScheduleRequest, selectHost } from './scheduler.js';
 import { POWER, VM } from './server-states.js';
 import {
   createMappingVolume,
@@ -19,7 +20,7 @@ import {
   reserveCreatedVolume,
   volumeCreateState,
 } from './server-volumes.js';
-import { connectServerVolumes, releaseServerVolumes } from './volume-attach.service.js';
+import { connectBuildBatch, connectServerVolumes, releaseServerVolumes } from './volume-attach.service.js';
 
 /**
  * The emulated conductor and compute hosts: every asynchronous step of a server's life, driven
@@ -168,11 +169,27 @@ async function scheduleRequest(
   tx: Tx,
   s: ServerRow,
   flavor: FlavorSnapshot,
-  opts: { placement?: Placement; ignoreHosts?: string[]; availabilityZone: string | null },
+  opts: ScheduleOptions,
 ): Promise<ScheduleRequest> {
   const bdms = await bdmsStore.forServer(tx, s.id);
   const volumeIds = bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []));
   const volumes = volumeIds.length ? await volumesStore.byIds(tx, volumeIds) : [];
+  return requestOf(s, flavor, bdms, volumes, opts);
+}
+
+interface ScheduleOptions {
+  placement?: Placement;
+  ignoreHosts?: string[];
+  availabilityZone: string | null;
+}
+
+function requestOf(
+  s: ServerRow,
+  flavor: FlavorSnapshot,
+  bdms: readonly BdmRow[],
+  volumes: readonly VolumeRow[],
+  opts: ScheduleOptions,
+): ScheduleRequest {
   return {
     flavor,
     volumeBacked: s.image_id === null,
@@ -284,6 +301,187 @@ const buildSpawn: Step = async (deps, server) => {
   );
   return 'done';
 };
+
+// --- Batched build (the servers of one multi-create) ---------------------------------------------
+
+/**
+ * Builds the servers of one multi-create together, as Nova's conductor places all instances of
+ * a request in one select_destinations call: each step (schedule, connect the volumes, spawn) is
+ * one transaction for the whole batch, after the same delay, and leaves every server in the
+ * state the one-server step would, so `advanceServer` can take any of them over (after a
+ * restart, or when a step fails and each server's own failure must be recorded). The task
+ * declares every server it moves on.
+ */
+export function scheduleBuildBatch(
+  deps: CloudDeps,
+  serverIds: readonly string[],
+  ctx: StepContext = {},
+  delayMs?: number,
+): void {
+  if (serverIds.length === 1) scheduleAdvance(deps, serverIds[0]!, ctx, delayMs);
+  if (serverIds.length <= 1) return;
+  deps.tasks.schedule(
+    'compute: build batch',
+    () => advanceBuildBatch(deps, serverIds, ctx),
+    delayMs,
+    serverIds.map((id) => `server:${id}` as const),
+  );
+}
+
+/** A batched step: the servers it moved on to the next step, and those left to the one-server path. */
+type BatchStep = (
+  deps: CloudDeps,
+  ids: readonly string[],
+  ctx: StepContext,
+) => Promise<{ next: string[]; alone: string[] }>;
+
+/** The ids of `ids` not in `taken`. */
+const others = (ids: readonly string[], taken: readonly string[]) => {
+  const set = new Set(taken);
+  return ids.filter((id) => !set.has(id));
+};
+
+async function advanceBuildBatch(deps: CloudDeps, ids: readonly string[], ctx: StepContext): Promise<void> {
+  const servers = await serversStore.byIds(deps.store.db, ids);
+  const byStep = new Map<BatchStep, string[]>();
+  const alone: string[] = [];
+  for (const s of servers) {
+    const step = s.deleted === 0 && s.vm_state === VM.building ? batchStepFor(s.task_state) : null;
+    if (!step) alone.push(s.id);
+    else if (byStep.has(step)) byStep.get(step)!.push(s.id);
+    else byStep.set(step, [s.id]);
+  }
+  for (const [step, stepIds] of byStep) {
+    let moved: { next: string[]; alone: string[] };
+    try {
+      moved = await step(deps, stepIds, ctx);
+    } catch (err) {
+      // Nothing was written: each server takes this step on its own, which records its failure.
+      deps.logger.warn({ err }, 'batched build step failed; building the servers one by one');
+      alone.push(...stepIds);
+      continue;
+    }
+    scheduleBuildBatch(deps, moved.next, ctx);
+    alone.push(...moved.alone);
+  }
+  for (const id of alone) await advanceServer(deps, id, ctx);
+}
+
+function batchStepFor(task: string | null): BatchStep | null {
+  if (task === 'scheduling') return batchSchedule;
+  if (task === 'block_device_mapping') return batchBlockDevices;
+  if (task === 'spawning') return batchSpawn;
+  return null;
+}
+
+/** `buildSchedule` for the batch: hosts and usage read once, each claim subtracted in turn. */
+const batchSchedule: BatchStep = (deps, ids, ctx) =>
+  deps.store.transaction(async (tx) => {
+    // Servers, then the scheduler: the order a one-server build takes its locks in.
+    const servers = (await serversStore.lockByIds(deps.store, tx, ids))
+      .filter((s) => s.vm_state === VM.building && s.task_state === 'scheduling')
+      .sort((a, b) => a.launch_index - b.launch_index);
+    await serversStore.lockScheduler(deps.store, tx);
+    const bdms = await bdmsStore.forServers(
+      tx,
+      servers.map((s) => s.id),
+    );
+    const volumes = await volumesStore.byIds(tx, [
+      ...new Set(bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []))),
+    ]);
+    const hosts = await listComputeHosts(tx);
+    const placed: ServerRow[] = [];
+    const now = nowIso();
+    for (const s of servers) {
+      const own = bdms.filter((b) => b.server_id === s.id);
+      const mapped = new Set(own.map((b) => b.volume_id));
+      const req = requestOf(
+        s,
+        flavorOf(s),
+        own,
+        volumes.filter((v) => mapped.has(v.id)),
+        {
+          ...(ctx.placement ? { placement: ctx.placement } : {}),
+          availabilityZone: s.requested_availability_zone,
+        },
+      );
+      const host = pickHost(hosts, req);
+      if (!host) {
+        await releaseServerVolumes(deps, tx, s, { deleteOnTermination: false });
+        await serversStore.update(tx, s.id, {
+          vm_state: VM.error,
+          task_state: null,
+          fault: faultJson(NO_VALID_HOST, NO_VALID_HOST_DETAILS),
+          updated_at: now,
+        });
+        continue;
+      }
+      claimHost(hosts, host, req);
+      placed.push({
+        ...s,
+        host: host.host,
+        node: host.node,
+        availability_zone: host.zone,
+        task_state: 'block_device_mapping',
+        updated_at: now,
+      });
+    }
+    await serversStore.updateEach(tx, placed, [
+      'host',
+      'node',
+      'availability_zone',
+      'task_state',
+      'updated_at',
+    ]);
+    const next = placed.map((s) => s.id);
+    return {
+      next,
+      alone: others(
+        ids,
+        servers.map((s) => s.id),
+      ),
+    };
+  });
+
+/**
+ * `buildBlockDevices` for servers whose volumes all exist and are reserved (a volume still to
+ * be created from an image or blank waits on Cinder: that server builds on its own): every
+ * attachment connected and completed in one transaction, each volume's status settled once.
+ */
+const batchBlockDevices: BatchStep = async (deps, ids) => {
+  const waiting = new Set(
+    (await bdmsStore.forServers(deps.store.db, ids))
+      .filter((b) => b.destination_type === 'volume' && (!b.volume_id || !b.attachment_id))
+      .map((b) => b.server_id),
+  );
+  const ready = ids.filter((id) => !waiting.has(id));
+  if (ready.length === 0) return { next: [], alone: [...ids] };
+  return deps.store.transaction(async (tx) => {
+    const servers = (await serversStore.lockByIds(deps.store, tx, ready)).filter(
+      (s) => s.vm_state === VM.building && s.task_state === 'block_device_mapping',
+    );
+    const moving = servers.map((s) => s.id);
+    await connectBuildBatch(deps, tx, servers, await bdmsStore.forServers(tx, moving));
+    await serversStore.updateMany(tx, moving, { task_state: 'spawning', updated_at: nowIso() });
+    return { next: moving, alone: others(ids, moving) };
+  });
+};
+
+const batchSpawn: BatchStep = (deps, ids) =>
+  deps.store.transaction(async (tx) => {
+    const moving = (await serversStore.lockByIds(deps.store, tx, ids))
+      .filter((s) => s.vm_state === VM.building && s.task_state === 'spawning')
+      .map((s) => s.id);
+    const now = nowIso();
+    await serversStore.updateMany(tx, moving, {
+      vm_state: VM.active,
+      task_state: null,
+      power_state: POWER.running,
+      launched_at: now,
+      updated_at: now,
+    });
+    return { next: [], alone: others(ids, moving) };
+  });
 
 // --- Delete --------------------------------------------------------------------------------------
 

@@ -11,7 +11,9 @@ import {
   completeAttachment,
   removeAttachment,
   reserveAttachment,
+  reserveAttachments,
   updateAndCompleteAttachment,
+  updateAndCompleteAttachments,
 } from '../../volume/service/attachments.service.js';
 import { createBackend } from '../../volume/service/backend.js';
 import { attachmentsStore } from '../../volume/store/attachments.store.js';
@@ -161,10 +163,51 @@ async function reserveLockedVolume(
   } catch (err) {
     throw cinderBadRequest(err, args.duringCreate);
   }
+  const row = reservedBdm(volume, args.server.id, attachmentId, args);
+  await bdmsStore.insert(tx, row);
+  return row;
+}
+
+/**
+ * `reserveVolumeForServer` during a multi-create, for all its servers at once: the volume is
+ * looked up, checked and reserved once for every server (Cinder's rules give each reserve the
+ * same answer), the mappings written together.
+ */
+export async function reserveVolumeForServers(
+  deps: CloudDeps,
+  tx: Tx,
+  caller: AuthContext,
+  servers: readonly ServerRow[],
+  args: Omit<ReserveVolumeArgs, 'server' | 'duringCreate'>,
+): Promise<void> {
+  const volume = await lockVolumeFor(deps, tx, caller, args.volumeId);
+  if (!volume) throw badRequest(`Block Device Mapping is Invalid: failed to get volume ${args.volumeId}.`);
+  if (volume.multiattach === 1 && args.version.below('2.60')) throw badRequest(MULTIATTACH_OLD_MICROVERSION);
+  let attachments: { id: string }[];
+  try {
+    attachments = await reserveAttachments(deps.store, tx, cinderCaller(caller), {
+      volumeId: volume.id,
+      instanceUuids: servers.map((s) => s.id),
+    });
+  } catch (err) {
+    throw cinderBadRequest(err, true);
+  }
+  await bdmsStore.insertMany(
+    tx,
+    servers.map((s, i) => reservedBdm(volume, s.id, attachments[i]!.id, args)),
+  );
+}
+
+function reservedBdm(
+  volume: VolumeRow,
+  serverId: string,
+  attachmentId: string,
+  args: Omit<ReserveVolumeArgs, 'server' | 'duringCreate'>,
+): BdmRow {
   const isVolume = args.destinationType === 'volume';
-  const row: BdmRow = {
+  return {
     uuid: newUuid(),
-    server_id: args.server.id,
+    server_id: serverId,
     source_type: args.sourceType,
     destination_type: args.destinationType,
     volume_id: volume.id,
@@ -185,8 +228,6 @@ async function reserveLockedVolume(
     created_at: nowIso(),
     updated_at: null,
   };
-  await bdmsStore.insert(tx, row);
-  return row;
 }
 
 // --- The attach API ------------------------------------------------------------------------------
@@ -330,6 +371,63 @@ export async function connectServerVolumes(deps: CloudDeps, serverId: string): P
     }
   }
   return outcomes;
+}
+
+/**
+ * `connectServerVolumes` for the servers of one multi-create, inside the caller's transaction
+ * (the servers locked and on their hosts): the same device names, connectors and connection
+ * info, with every attachment updated and completed together. Throws if any mapping cannot be
+ * connected; nothing is then written, and each server takes the one-server path, which records
+ * its own failure.
+ */
+export async function connectBuildBatch(
+  deps: CloudDeps,
+  tx: Tx,
+  servers: readonly ServerRow[],
+  bdms: readonly BdmRow[],
+): Promise<void> {
+  const hosts = await attachHostsStore.byHosts(tx, [...new Set(servers.map((s) => s.host ?? ''))]);
+  const unknown = servers.find((s) => !hosts.has(s.host ?? ''));
+  if (unknown) throw new Error(`no attach host for ${unknown.host}`);
+  const volumes = new Map(
+    (await volumesStore.byIds(tx, [...new Set(volumeIdsOf(bdms))])).map((v) => [v.id, v]),
+  );
+  const connects: { bdm: BdmRow; volume: VolumeRow; deviceName: string }[] = [];
+  const requests = [];
+  for (const server of servers) {
+    const host = hosts.get(server.host ?? '')!;
+    const own = bdms.filter((b) => b.server_id === server.id);
+    const used = own.flatMap((b) => (b.device_name ? [b.device_name] : []));
+    const pending = own.filter(
+      (b) => b.volume_id !== null && b.attachment_id !== null && b.connection_info === null,
+    );
+    pending.sort((a, b) => bootRank(a) - bootRank(b));
+    for (const bdm of pending) {
+      const volume = volumes.get(bdm.volume_id!);
+      if (!volume) throw new Error(`volume ${bdm.volume_id} is gone`);
+      assertHostCanAttach(host, server, volume, bdm.attach_mode === 'ro' ? 'ro' : 'rw', null);
+      const deviceName = bdm.device_name ?? nextDeviceName(used, bdm.boot_index);
+      used.push(deviceName);
+      connects.push({ bdm, volume, deviceName });
+      requests.push({
+        caller: novaServiceCaller(server),
+        attachmentId: bdm.attachment_id!,
+        connector: hostConnector(host, deviceName, bdm.attach_mode),
+      });
+    }
+  }
+  const connected = await updateAndCompleteAttachments(deps.store, tx, requests);
+  const now = nowIso();
+  const updated = connects.map(({ bdm, volume, deviceName }) => {
+    const attachmentId = bdm.attachment_id!;
+    const info = novaConnectionInfo(
+      connected.get(attachmentId)?.connection_info ?? null,
+      volume,
+      attachmentId,
+    );
+    return { ...bdm, device_name: deviceName, connection_info: JSON.stringify(info), updated_at: now };
+  });
+  await bdmsStore.updateEach(tx, updated, ['device_name', 'connection_info', 'updated_at']);
 }
 
 /** `_attach_volume`'s failure path: the Cinder attachment and the BDM are destroyed. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 
 type Db = Kysely<Schema>;
@@ -26,6 +26,18 @@ export const bdmsStore = {
       .orderBy('created_at')
       .orderBy('uuid')
       .execute(),
+
+  /** `forServer` for a batch of servers, in the same order per server. */
+  forServers: (db: Db, serverIds: readonly string[]) =>
+    serverIds.length === 0
+      ? Promise.resolve([] as BdmRow[])
+      : db
+          .selectFrom('block_device_mappings')
+          .selectAll()
+          .where('server_id', 'in', [...serverIds])
+          .orderBy('created_at')
+          .orderBy('uuid')
+          .execute(),
 
   /** What server views show of many servers' mappings (no connection info: it is the bulk of a row). */
   viewFieldsForServers: (db: Db, serverIds: readonly string[]): Promise<ServerViewBdm[]> =>
@@ -137,6 +149,31 @@ export const bdmsStore = {
 
   insert: (db: Db, row: BdmRow) => db.insertInto('block_device_mappings').values(row).execute(),
 
+  /**
+   * Writes `columns` of many existing rows, each its own values, a statement per hundred (an
+   * upsert of the whole rows that only ever takes the update branch).
+   */
+  updateEach: async (db: Db, rows: readonly BdmRow[], columns: readonly (keyof BdmRow & string)[]) => {
+    const set = Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]));
+    for (let i = 0; i < rows.length; i += 100) {
+      await db
+        .insertInto('block_device_mappings')
+        .values(rows.slice(i, i + 100))
+        .onConflict((oc) => oc.column('uuid').doUpdateSet(set as Partial<BdmRow>))
+        .execute();
+    }
+  },
+
+  /** Many rows, a statement per hundred. */
+  insertMany: async (db: Db, rows: readonly BdmRow[]) => {
+    for (let i = 0; i < rows.length; i += 100) {
+      await db
+        .insertInto('block_device_mappings')
+        .values(rows.slice(i, i + 100))
+        .execute();
+    }
+  },
+
   update: (db: Db, uuid: string, changes: Partial<BdmRow>) =>
     db.updateTable('block_device_mappings').set(changes).where('uuid', '=', uuid).execute(),
 
@@ -154,6 +191,29 @@ export interface AttachHost {
 
 /** SQL over compute_services / compute_nodes, read-only, for the attach rules. */
 export const attachHostsStore = {
+  /** `byHost` for many hosts at once. */
+  byHosts: async (db: Db, hosts: readonly string[]): Promise<Map<string, AttachHost>> => {
+    const out = new Map<string, AttachHost>();
+    if (hosts.length === 0) return out;
+    const rows = await db
+      .selectFrom('compute_nodes as n')
+      .innerJoin('compute_services as s', 's.id', 'n.service_id')
+      .select(['n.host', 's.version', 'n.supports_multiattach', 'n.hypervisor_type', 'n.host_ip'])
+      .where('n.host', 'in', [...hosts])
+      .execute();
+    for (const row of rows) {
+      if (out.has(row.host)) continue;
+      out.set(row.host, {
+        host: row.host,
+        serviceVersion: row.version,
+        supportsMultiattach: row.supports_multiattach === 1,
+        hypervisorType: row.hypervisor_type,
+        hostIp: row.host_ip,
+      });
+    }
+    return out;
+  },
+
   byHost: async (db: Db, host: string): Promise<AttachHost | undefined> => {
     const row = await db
       .selectFrom('compute_nodes as n')

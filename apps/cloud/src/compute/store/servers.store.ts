@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import type { Store } from '../../platform/db/store.js';
 
@@ -131,7 +131,55 @@ export const serversStore = {
       .forUpdate(tx.selectFrom('servers').selectAll().where('id', '=', id).where('deleted', '=', 0))
       .executeTakeFirst(),
 
+  /** `lockById` for a batch of servers, locked in id order (as two batches would). */
+  lockByIds: (store: Store, tx: Db, ids: readonly string[]) =>
+    inChunks([...ids].sort(), (chunk) =>
+      store
+        .forUpdate(
+          tx
+            .selectFrom('servers')
+            .selectAll()
+            .where('id', 'in', chunk)
+            .where('deleted', '=', 0)
+            .orderBy('id'),
+        )
+        .execute(),
+    ),
+
   insert: (db: Db, row: ServerRow) => db.insertInto('servers').values(row).execute(),
+
+  /** Many rows (one multi-create), a statement per hundred. */
+  insertMany: async (db: Db, rows: readonly ServerRow[]) => {
+    for (let i = 0; i < rows.length; i += 100) {
+      await db
+        .insertInto('servers')
+        .values(rows.slice(i, i + 100))
+        .execute();
+    }
+  },
+
+  /**
+   * Writes `columns` of many servers, each its own values, a statement per hundred (an upsert of
+   * the whole rows that only ever takes the update branch).
+   */
+  updateEach: async (db: Db, rows: readonly ServerRow[], columns: readonly (keyof ServerRow & string)[]) => {
+    const set = Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]));
+    for (let i = 0; i < rows.length; i += 100) {
+      await db
+        .insertInto('servers')
+        .values(rows.slice(i, i + 100))
+        .onConflict((oc) => oc.column('id').doUpdateSet(set as Partial<ServerRow>))
+        .execute();
+    }
+  },
+
+  /** The same changes for a batch of servers (a batched build step). */
+  updateMany: async (db: Db, ids: readonly string[], changes: Partial<ServerRow>) => {
+    await inChunks(ids, async (chunk) => {
+      await db.updateTable('servers').set(changes).where('id', 'in', chunk).execute();
+      return [];
+    });
+  },
 
   update: (db: Db, id: string, changes: Partial<ServerRow>) =>
     db.updateTable('servers').set(changes).where('id', '=', id).execute(),

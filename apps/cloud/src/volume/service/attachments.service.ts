@@ -216,6 +216,69 @@ export async function recomputeVolumeStatus(tx: Db, volume: VolumeRow): Promise<
  * `POST /attachments`: reserves an attachment (Cinder's `attachment_create`), connecting it at
  * once when a connector is given. The reserve rules are reference 2.4 with bug 1747985 fixed.
  */
+/**
+ * `reserveAttachment` (no connector) of one volume for many new instances (one multi-create),
+ * in one go: the volume is locked, checked and its status settled once. Equivalent to reserving
+ * one after another: a status that passes the check is still one that passes after a reserve.
+ */
+export async function reserveAttachments(
+  store: Store,
+  tx: Tx,
+  caller: Caller,
+  request: { volumeId: string; instanceUuids: readonly string[]; mode?: AttachMode | null },
+): Promise<AttachmentRow[]> {
+  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId, ATTACHMENT_RULES.create);
+  assertReservable(volume);
+  const allowed: readonly string[] = volume.multiattach ? RESERVE_FROM_MULTIATTACH : RESERVE_FROM_PLAIN;
+  // A plain volume's second reserve meets the first one's `reserved`.
+  const refused = !allowed.includes(volume.status)
+    ? volume.status
+    : !volume.multiattach && request.instanceUuids.length > 1
+      ? 'reserved'
+      : null;
+  if (refused) {
+    throw invalidVolume(
+      `Volume ${volume.id} status must be ${allowed.join(' or ')} to reserve, but the current status is ${refused}.`,
+    );
+  }
+  const rows = request.instanceUuids.map((uuid) => reservedRow(volume, uuid, request.mode));
+  await attachmentsStore.insertMany(tx, rows);
+  await recomputeVolumeStatus(tx, volume);
+  return rows;
+}
+
+function assertReservable(volume: VolumeRow): void {
+  if (volume.status.includes('error')) {
+    // The trailing space is in Cinder's string.
+    throw invalidVolume(
+      `Volume attachments can not be created if the volume is in an error state. The Volume ${volume.id} currently has a status of: ${volume.status} `,
+    );
+  }
+}
+
+function reservedRow(
+  volume: VolumeRow,
+  instanceUuid: string | null,
+  mode: AttachMode | null | undefined,
+): AttachmentRow {
+  return {
+    id: newUuid(),
+    volume_id: volume.id,
+    instance_uuid: instanceUuid,
+    attached_host: null,
+    mountpoint: null,
+    attach_status: 'reserved',
+    // Any readonly admin-metadata key, even "False", forces ro and overrides `mode` (captures 248, 255).
+    attach_mode: volume.readonly_flag !== null ? 'ro' : (mode ?? 'null'),
+    connector: null,
+    connection_info: null,
+    attached_at: null,
+    detached_at: null,
+    created_at: nowIso(),
+    updated_at: null,
+  };
+}
+
 export async function reserveAttachment(
   store: Store,
   tx: Tx,
@@ -223,12 +286,7 @@ export async function reserveAttachment(
   request: ReserveRequest,
 ): Promise<AttachmentRow> {
   const volume = await lockVisibleVolume(store, tx, caller, request.volumeId, ATTACHMENT_RULES.create);
-  if (volume.status.includes('error')) {
-    // The trailing space is in Cinder's string.
-    throw invalidVolume(
-      `Volume attachments can not be created if the volume is in an error state. The Volume ${volume.id} currently has a status of: ${volume.status} `,
-    );
-  }
+  assertReservable(volume);
   const instanceUuid = request.instanceUuid ?? null;
   const allowed: readonly string[] = volume.multiattach ? RESERVE_FROM_MULTIATTACH : RESERVE_FROM_PLAIN;
   if (!allowed.includes(volume.status)) {
@@ -243,22 +301,7 @@ export async function reserveAttachment(
       );
     }
   }
-  const row: AttachmentRow = {
-    id: newUuid(),
-    volume_id: volume.id,
-    instance_uuid: instanceUuid,
-    attached_host: null,
-    mountpoint: null,
-    attach_status: 'reserved',
-    // Any readonly admin-metadata key, even "False", forces ro and overrides `mode` (captures 248, 255).
-    attach_mode: volume.readonly_flag !== null ? 'ro' : (request.mode ?? 'null'),
-    connector: null,
-    connection_info: null,
-    attached_at: null,
-    detached_at: null,
-    created_at: nowIso(),
-    updated_at: null,
-  };
+  const row = reservedRow(volume, instanceUuid, request.mode);
   await attachmentsStore.insert(tx, row);
   const result = request.connector ? await connect(tx, volume, row, request.connector) : row;
   await recomputeVolumeStatus(tx, volume);
@@ -328,6 +371,66 @@ export async function updateAndCompleteAttachment(
   await attachmentsStore.update(tx, attachment.id, completed);
   await recomputeVolumeStatus(tx, volume);
   return { ...connected, ...completed };
+}
+
+/** One attachment of a batch for `updateAndCompleteAttachments`. */
+export interface AttachmentConnect {
+  caller: Caller;
+  attachmentId: string;
+  connector: Connector;
+}
+
+/**
+ * `updateAndCompleteAttachment` for many attachments in one transaction (the hosts of one
+ * multi-create connecting their servers' volumes): the same checks per attachment, but each
+ * volume is locked once (in id order) and its status settled once, after all of them.
+ * Returns the connected attachments by id.
+ */
+export async function updateAndCompleteAttachments(
+  store: Store,
+  tx: Tx,
+  items: readonly AttachmentConnect[],
+): Promise<Map<string, AttachmentRow>> {
+  const found = new Map(
+    (
+      await attachmentsStore.byIdsWithProject(
+        tx,
+        items.map((i) => i.attachmentId),
+      )
+    ).map((a) => [a.id, a]),
+  );
+  for (const item of items) {
+    const a = found.get(item.attachmentId);
+    if (!a || !canSee(item.caller, a.project_id)) throw attachmentNotFound(item.attachmentId);
+    assertProjectWriter(item.caller, ATTACHMENT_RULES.update);
+    assertProjectWriter(item.caller, ATTACHMENT_RULES.complete);
+  }
+  const volumes = new Map<string, VolumeRow>();
+  for (const id of [...new Set([...found.values()].map((a) => a.volume_id))].sort()) {
+    const volume = await volumesStore.lockById(store, tx, id);
+    if (volume) volumes.set(id, volume);
+  }
+  // Read again under the volume locks, as `lockAttachment` does.
+  const current = new Map(
+    (
+      await attachmentsStore.byIdsWithProject(
+        tx,
+        items.map((i) => i.attachmentId),
+      )
+    ).map(({ project_id: _project, ...a }) => [a.id, a as AttachmentRow]),
+  );
+  for (const volume of volumes.values()) await assertConnectable(tx, volume);
+  const out = new Map<string, AttachmentRow>();
+  for (const item of items) {
+    const attachment = current.get(item.attachmentId);
+    const volume = attachment ? volumes.get(attachment.volume_id) : undefined;
+    if (!attachment || !volume) throw attachmentNotFound(item.attachmentId);
+    const changes = { ...connectChanges(volume, attachment, item.connector), attach_status: 'attached' };
+    out.set(attachment.id, { ...attachment, ...changes });
+  }
+  await attachmentsStore.updateEach(tx, [...out.values()], CONNECTED_COLUMNS);
+  for (const volume of volumes.values()) await recomputeVolumeStatus(tx, volume);
+  return out;
 }
 
 /** `POST /attachments/{id}/action {"os-complete": null}` (3.44): the attachment becomes attached. */
@@ -493,6 +596,25 @@ function accessModeFor(volume: VolumeRow, mode: AttachMode): AttachMode {
 }
 
 async function connect(tx: Db, volume: VolumeRow, attachment: AttachmentRow, connector: Connector) {
+  const changes = connectChanges(volume, attachment, connector);
+  await attachmentsStore.update(tx, attachment.id, changes);
+  return { ...attachment, ...changes };
+}
+
+/** The columns `connectChanges` writes. */
+const CONNECTED_COLUMNS = [
+  'attach_status',
+  'attach_mode',
+  'connector',
+  'connection_info',
+  'mountpoint',
+  'attached_host',
+  'attached_at',
+  'updated_at',
+] as const;
+
+/** What connecting `attachment` with `connector` writes. */
+function connectChanges(volume: VolumeRow, attachment: AttachmentRow, connector: Connector) {
   const mode = effectiveMode(attachment.attach_mode, connector);
   const now = nowIso();
   const changes = {
@@ -506,8 +628,7 @@ async function connect(tx: Db, volume: VolumeRow, attachment: AttachmentRow, con
     attached_at: now,
     updated_at: now,
   } satisfies Partial<AttachmentRow>;
-  await attachmentsStore.update(tx, attachment.id, changes);
-  return { ...attachment, ...changes };
+  return changes;
 }
 
 // --- Legacy volume actions (before the attachments API) ------------------------------------------

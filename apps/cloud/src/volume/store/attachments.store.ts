@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 
 type Db = Kysely<Schema>;
@@ -36,6 +36,18 @@ export const attachmentsStore = {
       .select('v.project_id as project_id')
       .where('a.id', '=', id)
       .executeTakeFirst(),
+
+  /** `byIdWithProject` for a batch of attachments. */
+  byIdsWithProject: (db: Db, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('volume_attachments as a')
+          .innerJoin('volumes as v', 'v.id', 'a.volume_id')
+          .selectAll('a')
+          .select('v.project_id as project_id')
+          .where('a.id', 'in', [...ids])
+          .execute(),
 
   forVolume: (db: Db, volumeId: string) =>
     db
@@ -119,6 +131,35 @@ export const attachmentsStore = {
   },
 
   insert: (db: Db, row: AttachmentRow) => db.insertInto('volume_attachments').values(row).execute(),
+
+  /**
+   * Writes `columns` of many existing rows, each its own values, a statement per hundred (an
+   * upsert of the whole rows that only ever takes the update branch).
+   */
+  updateEach: async (
+    db: Db,
+    rows: readonly AttachmentRow[],
+    columns: readonly (keyof AttachmentRow & string)[],
+  ) => {
+    const set = Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]));
+    for (let i = 0; i < rows.length; i += 100) {
+      await db
+        .insertInto('volume_attachments')
+        .values(rows.slice(i, i + 100))
+        .onConflict((oc) => oc.column('id').doUpdateSet(set as Partial<AttachmentRow>))
+        .execute();
+    }
+  },
+
+  /** Many rows, a statement per hundred. */
+  insertMany: async (db: Db, rows: readonly AttachmentRow[]) => {
+    for (let i = 0; i < rows.length; i += 100) {
+      await db
+        .insertInto('volume_attachments')
+        .values(rows.slice(i, i + 100))
+        .execute();
+    }
+  },
 
   update: (db: Db, id: string, changes: Partial<AttachmentRow>) =>
     db.updateTable('volume_attachments').set(changes).where('id', '=', id).execute(),
