@@ -5,7 +5,7 @@
  * and every attachment `attached` on the volume, at N = 10, 50 and 200.
  *
  *   npx tsx bench/multi-create.bench.ts [--quick]
- *   BENCH_RUNS=7 BENCH_SIZES=10,50 npx tsx bench/multi-create.bench.ts
+ *   BENCH_RUNS=7 BENCH_MULTI_CREATE_SIZES=10,50 npx tsx bench/multi-create.bench.ts
  */
 import {
   type BenchCloud,
@@ -207,9 +207,9 @@ interface SizeResult {
   base: Sample[];
 }
 
-/** N = 10, 50, 200 (10 and 50 with --quick), or BENCH_SIZES. */
+/** N = 10, 50, 200 (10 and 50 with --quick), or BENCH_MULTI_CREATE_SIZES. */
 const sizesFor = (ctx: BenchContext) =>
-  (process.env.BENCH_SIZES ?? (ctx.quick ? '10,50' : '10,50,200')).split(',').map(Number);
+  (process.env.BENCH_MULTI_CREATE_SIZES ?? (ctx.quick ? '10,50' : '10,50,200')).split(',').map(Number);
 
 async function benchEngine(engine: Engine, ctx: BenchContext): Promise<SizeResult[]> {
   const bc = await startBenchCloud(engine, ctx);

@@ -5,7 +5,7 @@
  * one volume's attachments as the dashboard reads them. And how each grows with the data.
  *
  *   npx tsx bench/reads-at-scale.bench.ts [--quick]
- *   BENCH_RUNS=10 BENCH_SIZES=500,5000 npx tsx bench/reads-at-scale.bench.ts
+ *   BENCH_RUNS=10 BENCH_READS_SIZES=500,5000 npx tsx bench/reads-at-scale.bench.ts
  *
  * Rows go straight into the tables (bench/lib/seed-scale.ts): the point is to time the reads.
  */
@@ -185,7 +185,7 @@ async function benchEngine(engine: Engine, ctx: BenchContext, sizes: number[], r
 const perItemUs = (t: Timing) => (t.items ? (t.median * 1000) / t.items : Number.NaN);
 
 export async function run(ctx: BenchContext): Promise<BenchSection[]> {
-  const sizes = (process.env.BENCH_SIZES ?? (ctx.quick ? '500,5000' : '500,2000,5000'))
+  const sizes = (process.env.BENCH_READS_SIZES ?? (ctx.quick ? '500,5000' : '500,2000,5000'))
     .split(',')
     .map(Number);
   const runs = ctx.quick ? 3 : ctx.runs * 3;
