@@ -7,16 +7,15 @@ import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
+import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
-import { ApiRequestError } from '../../../lib/api-client';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
 import { useDeleteServer } from '../api/delete-server';
 import { useServer } from '../api/get-server';
 import { liveHold } from './holds';
 
-const linkClass =
-  'font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700';
+const TRAIL = { list: 'Servers', listPath: '/servers' };
 
 /** Nova attaches volumes only in these statuses (and with no task running). */
 const ATTACHABLE = new Set([
@@ -42,47 +41,17 @@ export function ServerDetailPage({ session, slots }: { session: Session; slots: 
 
   if (server.isPending) return <Loading label="Loading the server…" />;
   if (server.isError) {
-    const missing = server.error instanceof ApiRequestError && server.error.status === 404;
     return (
-      <div className="space-y-4">
-        <Breadcrumb name={id} />
-        {missing ? (
-          <EmptyState
-            heading="h1"
-            title="This server does not exist"
-            action={
-              <Link to="/servers" className={linkClass}>
-                Back to servers
-              </Link>
-            }
-          >
-            It may have been deleted.
-          </EmptyState>
-        ) : (
-          <ErrorMessage
-            title="The server could not be loaded"
-            error={server.error}
-            onRetry={() => server.refetch()}
-          />
-        )}
-      </div>
+      <ResourceLoadFailed
+        trail={TRAIL}
+        kind="server"
+        id={id}
+        error={server.error}
+        onRetry={() => server.refetch()}
+      />
     );
   }
   return <ServerDetail server={server.data} session={session} slots={slots} />;
-}
-
-function Breadcrumb({ name }: { name: string }) {
-  return (
-    <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-      <Link to="/servers" className={linkClass}>
-        Servers
-      </Link>
-      <span aria-hidden="true" className="mx-1.5">
-        /
-      </span>
-      <span aria-current="page">{name}</span>
-    </nav>
-  );
 }
 
 function ServerDetail({
@@ -106,7 +75,7 @@ function ServerDetail({
 
   return (
     <article aria-labelledby="server-title" className="space-y-6">
-      <Breadcrumb name={s.name || s.id} />
+      <Breadcrumb trail={TRAIL} name={s.name || s.id} />
       <header className="flex flex-wrap items-start gap-4">
         <div className="mr-auto min-w-0">
           <h1 id="server-title" className="flex flex-wrap items-center gap-2 text-2xl font-semibold">

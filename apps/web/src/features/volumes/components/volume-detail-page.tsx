@@ -7,16 +7,15 @@ import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
+import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
-import { ApiRequestError } from '../../../lib/api-client';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
 import { useDeleteVolume } from '../api/delete-volume';
 import { useVolume } from '../api/get-volume';
 import { liveHold, writerCount } from './holds';
 
-const linkClass =
-  'font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700';
+const TRAIL = { list: 'Volumes', listPath: '/volumes' };
 
 /** Cinder's reservable statuses (a shared volume can be reserved again: bug 1747985 fixed). */
 const ATTACHABLE_PLAIN = new Set(['available', 'downloading']);
@@ -54,47 +53,17 @@ export function VolumeDetailPage({ session, slots }: { session: Session; slots: 
 
   if (volume.isPending) return <Loading label="Loading the volume…" />;
   if (volume.isError) {
-    const missing = volume.error instanceof ApiRequestError && volume.error.status === 404;
     return (
-      <div className="space-y-4">
-        <Breadcrumb name={id} />
-        {missing ? (
-          <EmptyState
-            heading="h1"
-            title="This volume does not exist"
-            action={
-              <Link to="/volumes" className={linkClass}>
-                Back to volumes
-              </Link>
-            }
-          >
-            It may have been deleted.
-          </EmptyState>
-        ) : (
-          <ErrorMessage
-            title="The volume could not be loaded"
-            error={volume.error}
-            onRetry={() => volume.refetch()}
-          />
-        )}
-      </div>
+      <ResourceLoadFailed
+        trail={TRAIL}
+        kind="volume"
+        id={id}
+        error={volume.error}
+        onRetry={() => volume.refetch()}
+      />
     );
   }
   return <VolumeDetail volume={volume.data} session={session} slots={slots} />;
-}
-
-function Breadcrumb({ name }: { name: string }) {
-  return (
-    <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-      <Link to="/volumes" className={linkClass}>
-        Volumes
-      </Link>
-      <span aria-hidden="true" className="mx-1.5">
-        /
-      </span>
-      <span aria-current="page">{name}</span>
-    </nav>
-  );
 }
 
 function VolumeDetail({
@@ -122,7 +91,7 @@ function VolumeDetail({
 
   return (
     <article aria-labelledby="volume-title" className="space-y-6">
-      <Breadcrumb name={v.name || v.id} />
+      <Breadcrumb trail={TRAIL} name={v.name || v.id} />
       <header className="flex flex-wrap items-start gap-4">
         <div className="mr-auto min-w-0">
           <h1 id="volume-title" className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
