@@ -8,8 +8,9 @@ import { defineConfig } from '@playwright/test';
 // counts from the JSON report below.
 
 const root = dirname(fileURLToPath(import.meta.url));
-const CLOUD_PORT = '8790';
-const PORT = '8090';
+// E2E_CLOUD_PORT / E2E_PORT move the stack when another one already holds the defaults.
+const CLOUD_PORT = process.env.E2E_CLOUD_PORT ?? '8790';
+const PORT = process.env.E2E_PORT ?? '8090';
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // A fresh database for every run. The config is evaluated again in each worker process: the first

@@ -1,7 +1,7 @@
 import { headerOf, type RawResponse } from './raw-http.js';
 
 /**
- * What a refusal must look like, per service, as the recorded cloud answers (reference/oracle-captures):
+ * What a refusal must look like, per service, as the recorded cloud answers (apps/cloud/test/golden/captures):
  * - Nova and Cinder: `{"<faultName>": {"code": <status>, "message": "..."}}` with Nova's
  *   `_fault_names` (captures 6, 122, 150), or webob's own 404 body for a path or method the API does
  *   not route (captures 151, 152, 154), or keystonemiddleware's 401 (capture 81);

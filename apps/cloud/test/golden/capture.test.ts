@@ -1,11 +1,11 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   type Json,
   type JsonObject,
-  captureDirCandidates,
   capturesDir,
   compareCapture,
   compareShapes,
@@ -42,17 +42,10 @@ function volumeOf(body: Json): JsonObject {
 }
 
 describe('locating and loading captures', () => {
-  it('finds the shared folder', () => {
-    expect(capturesDir()).toMatch(/shared[\\/]reference[\\/]oracle-captures$/);
+  it('reads the captures kept in the repository, beside the helpers', () => {
+    expect(capturesDir()).toBe(join(dirname(fileURLToPath(import.meta.url)), 'captures'));
     expect(listCaptures().length).toBeGreaterThan(200);
     expect(listCaptures()[0]).toBe('01-nova-versions.json');
-  });
-
-  it('walks up through ancestors and the shared folder beside the repo (CI layout)', () => {
-    const cands = captureDirCandidates('/ci/checkout/repo/apps/cloud/test/golden');
-    expect(cands).toContain(join('/ci/checkout/repo', 'shared', 'reference', 'oracle-captures'));
-    expect(cands).toContain(join('/ci/checkout', 'shared', 'reference', 'oracle-captures'));
-    expect(cands).toContain(join('/', 'shared', 'reference', 'oracle-captures'));
   });
 
   it('honours ORACLE_CAPTURES_DIR and reports a bad one clearly', () => {

@@ -1,6 +1,6 @@
 /**
- * Golden-test helpers over the oracle captures in `shared/reference/oracle-captures/*.json`
- * (real request/response pairs recorded from a real Keystone / Nova / Cinder cloud).
+ * Golden-test helpers over the oracle captures in `captures/*.json` beside this file (real request/response
+ * pairs recorded from a real Keystone / Nova / Cinder cloud, kept in the repository as test fixtures).
  *
  * - `loadCapture` finds and parses a capture file (by number or name).
  * - `mapCapturePath` turns a captured URL (`http://127.0.0.1:8776/v3/<pid>/...`) into the devstack-style
@@ -51,7 +51,8 @@ export interface Capture {
 // Locating and loading captures
 // ---------------------------------------------------------------------------------------------------------
 
-const CAPTURES_REL = join('shared', 'reference', 'oracle-captures');
+// The recorded exchanges live beside these helpers, in the repository: a fresh clone needs nothing else.
+const CAPTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'captures');
 
 function isDir(p: string): boolean {
   try {
@@ -61,27 +62,9 @@ function isDir(p: string): boolean {
   }
 }
 
-/** Candidate folders tried when walking up from `start` (exported for tests). */
-export function captureDirCandidates(start: string): string[] {
-  const out: string[] = [];
-  let dir = resolve(start);
-  for (;;) {
-    // `<ancestor>/shared/reference/oracle-captures` (also covers CI's `<parent>/shared` beside `<parent>/<repo>`,
-    // since `<parent>` is itself an ancestor), and `<ancestor>` being the `shared` folder itself.
-    out.push(join(dir, CAPTURES_REL));
-    const parent = dirname(dir);
-    out.push(join(parent, CAPTURES_REL));
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return [...new Set(out)];
-}
-
-let cachedDir: string | undefined;
-
 /**
- * The captures folder: `$ORACLE_CAPTURES_DIR` if set, else the first `shared/reference/oracle-captures`
- * found in an ancestor of this file's folder (or beside one). Throws a clear error when not found.
+ * The captures folder: `$ORACLE_CAPTURES_DIR` if set (to try the helpers on another set of recordings),
+ * else `captures/` beside this file.
  */
 export function capturesDir(): string {
   const fromEnv = process.env['ORACLE_CAPTURES_DIR'];
@@ -90,19 +73,7 @@ export function capturesDir(): string {
     if (!isDir(p)) throw new Error(`ORACLE_CAPTURES_DIR=${fromEnv} is not a directory`);
     return p;
   }
-  if (cachedDir !== undefined) return cachedDir;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = captureDirCandidates(here);
-  const found = candidates.find(isDir);
-  if (!found) {
-    throw new Error(
-      `oracle captures not found: set ORACLE_CAPTURES_DIR, or place the design folder so that ` +
-        `shared/reference/oracle-captures is in an ancestor of ${here} or beside one (looked in: ` +
-        `${candidates.slice(0, 6).join(', ')}, ...)`,
-    );
-  }
-  cachedDir = found;
-  return found;
+  return CAPTURES_DIR;
 }
 
 /** All capture file names (`*.json`), sorted by their leading number. */
