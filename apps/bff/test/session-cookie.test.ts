@@ -98,6 +98,20 @@ describe('a malformed session cookie, with a memory store', () => {
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
+  it('is replaced, in one Set-Cookie, by the session of a sign-in', async () => {
+    for (const value of ['garbage', '']) {
+      const res = await fetch(`${stack.bffUrl}/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: `sv_session=${value}` },
+        body: JSON.stringify({ username: 'demo', password: 'demo' }),
+      });
+      expect(res.status).toBe(201);
+      const cookies = res.headers.getSetCookie();
+      expect({ value, cookies: cookies.length }).toEqual({ value, cookies: 1 });
+      expect(cookies[0]).toMatch(/^sv_session=[A-Za-z0-9_-]{43};/);
+    }
+  });
+
   it('costs the static app no session lookup at all', async () => {
     const demo = await stack.signIn('demo');
     store.lookups = 0;

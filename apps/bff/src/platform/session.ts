@@ -36,6 +36,16 @@ function sessionCookieValues(header: string | undefined): string[] {
 }
 
 export function setSessionCookie(req: Request, res: Response, session: SessionData): void {
+  // One answer, one word on the cookie: drop a clearing of a bad cookie made earlier in this request.
+  const earlier = res.getHeader('Set-Cookie');
+  if (earlier !== undefined) {
+    const others = [earlier]
+      .flat()
+      .map(String)
+      .filter((c) => !c.startsWith(`${SESSION_COOKIE}=`));
+    if (others.length > 0) res.setHeader('Set-Cookie', others);
+    else res.removeHeader('Set-Cookie');
+  }
   res.cookie(SESSION_COOKIE, session.id, {
     httpOnly: true,
     sameSite: 'lax',
@@ -64,7 +74,8 @@ export const sessionsUnavailable = () =>
  */
 export function loadSession(store: SessionStore, logger?: Logger): RequestHandler {
   return async (req, res, next) => {
-    const values = sessionCookieValues(req.headers.cookie);
+    // An empty value is a cookie already cleared: nothing to look up or clear.
+    const values = sessionCookieValues(req.headers.cookie).filter((v) => v !== '');
     if (values.length === 0) return next();
     // A planted cookie with a longer path comes first; the browser's own one may follow.
     for (const id of values.filter(isSessionId).slice(0, 3)) {
