@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import compression from 'compression';
-import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import helmet from 'helmet';
 import type { BffConfig } from './config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { authService } from './features/auth/auth.service.js';
+import { type LoginLimiter, loginLimiterFor } from './features/auth/login-limits.js';
 import { attachmentsRoutes } from './features/attachments/attachments.routes.js';
 import { catalogRoutes } from './features/catalog/catalog.routes.js';
 import { hostsRoutes } from './features/hosts/hosts.routes.js';
@@ -22,8 +22,10 @@ import { keystoneClient } from './openstack/keystone-client.js';
 import { ApiError, errorHandler, notFound } from './platform/errors.js';
 import type { Logger } from './platform/logger.js';
 import { ChangeBus } from './platform/events.js';
+import { requireSameOrigin } from './platform/same-origin.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
 import type { SessionStore } from './platform/session-store.js';
+import { jsonBodies } from './platform/validate.js';
 
 export interface BffDeps {
   config: BffConfig;
@@ -31,6 +33,8 @@ export interface BffDeps {
   sessions: SessionStore;
   /** Made by createBffApp when not given. */
   changes?: ChangeBus;
+  /** The sign-in limits; made from the config when not given (PostgreSQL with DATABASE_URL). */
+  loginLimiter?: LoginLimiter;
 }
 
 /** Builds the BFF. It never listens: main.ts and the tests do. */
@@ -39,7 +43,8 @@ export function createBffApp(deps: BffDeps): Express {
   const changes = deps.changes ?? new ChangeBus();
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-* (the client address the sign-in limits count) only from proxies the operator named.
+  app.set('trust proxy', config.trustProxy);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -64,14 +69,13 @@ export function createBffApp(deps: BffDeps): Express {
   const auth = authService(config, keystone, sessions);
 
   const api = Router();
-  api.use(express.json({ limit: '256kb' }));
-  api.use(cookieParser());
-  api.use(loadSession(sessions));
-  api.use(requireCsrf);
+  // Only the API needs bodies and sessions: the static app is served without a session lookup.
+  api.use('/api', requireSameOrigin(config.allowedOrigins), ...jsonBodies('256kb'));
+  api.use('/api', loadSession(sessions, logger), requireCsrf);
   api.get('/api/health', (_req, res) => {
     res.json({ ok: true });
   });
-  api.use(authRoutes(config, auth));
+  api.use(authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)));
   // Feature routers: one line each (features/<name>/<name>.routes.ts).
   api.use(volumesRoutes(changes));
   api.use(serversRoutes(changes));

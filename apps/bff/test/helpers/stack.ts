@@ -49,6 +49,7 @@ export async function startStack(
     logLevel: 'silent',
     webDist: '/nonexistent',
     loginRateLimit: 1000,
+    loginAccountRateLimit: 1000,
     ...opts.bff,
   };
   const sessions = opts.sessions ?? new MemorySessionStore();

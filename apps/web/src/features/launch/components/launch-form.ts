@@ -9,7 +9,7 @@ import {
 import { type FieldPath, get, type Resolver, set, useFormContext } from 'react-hook-form';
 import type { z } from 'zod';
 
-/** What the wizard's form holds while it is being filled in (count may still be text). */
+/** What the wizard's form holds while it is being filled in (count is NaN while its field is empty). */
 export type LaunchFormValues = z.input<typeof launchRequestSchema>;
 
 /** What the shared schema cannot know: the volumes' sharing, and what the cloud can do. */
@@ -57,10 +57,8 @@ export function stepOfField(field: string): StepId {
 
 /** The count as a number, or NaN while the field holds something else. */
 export function countOf(values: Pick<LaunchFormValues, 'count'>): number {
-  const raw = values.count;
-  if (typeof raw === 'number') return raw;
-  if (typeof raw === 'string' && raw.trim() !== '') return Number(raw);
-  return Number.NaN;
+  const raw: unknown = values.count;
+  return typeof raw === 'number' ? raw : Number.NaN;
 }
 
 /** More than one server will be launched (an unparsable count is not "more"). */
