@@ -24,6 +24,7 @@ import type { Logger } from './platform/logger.js';
 import { ChangeBus } from './platform/events.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
 import type { SessionStore } from './platform/session-store.js';
+import { type VolumeLock, volumeLockFor } from './platform/volume-lock.js';
 
 export interface BffDeps {
   config: BffConfig;
@@ -31,12 +32,15 @@ export interface BffDeps {
   sessions: SessionStore;
   /** Made by createBffApp when not given. */
   changes?: ChangeBus;
+  /** The per-volume critical section; made from the config (PostgreSQL or memory) when not given. */
+  volumeLock?: VolumeLock;
 }
 
 /** Builds the BFF. It never listens: main.ts and the tests do. */
 export function createBffApp(deps: BffDeps): Express {
   const { config, logger, sessions } = deps;
   const changes = deps.changes ?? new ChangeBus();
+  const volumeLock = deps.volumeLock ?? volumeLockFor(config.sessionDatabaseUrl, logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -75,7 +79,7 @@ export function createBffApp(deps: BffDeps): Express {
   // Feature routers: one line each (features/<name>/<name>.routes.ts).
   api.use(volumesRoutes(changes));
   api.use(serversRoutes(changes));
-  api.use(attachmentsRoutes(changes));
+  api.use(attachmentsRoutes(changes, volumeLock));
   api.use(catalogRoutes());
   api.use(hostsRoutes());
   api.use(launchRoutes({ config, logger, changes }));
