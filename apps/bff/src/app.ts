@@ -82,7 +82,7 @@ export function createBffApp(deps: BffDeps): Express {
   api.use(attachmentsRoutes(changes, volumeLock));
   api.use(catalogRoutes());
   api.use(hostsRoutes());
-  api.use(launchRoutes({ config, logger, changes }));
+  api.use(launchRoutes({ config, logger, changes, volumeLock }));
   api.use(openapiRoutes());
   api.use(preflightRoutes());
   api.use(topologyRoutes());
