@@ -26,6 +26,7 @@ import { requireSameOrigin } from './platform/same-origin.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
 import type { SessionStore } from './platform/session-store.js';
 import { jsonBodies } from './platform/validate.js';
+import { type VolumeLock, volumeLockFor } from './platform/volume-lock.js';
 
 export interface BffDeps {
   config: BffConfig;
@@ -35,12 +36,15 @@ export interface BffDeps {
   changes?: ChangeBus;
   /** The sign-in limits; made from the config when not given (PostgreSQL with DATABASE_URL). */
   loginLimiter?: LoginLimiter;
+  /** The per-volume critical section; made from the config (PostgreSQL or memory) when not given. */
+  volumeLock?: VolumeLock;
 }
 
 /** Builds the BFF. It never listens: main.ts and the tests do. */
 export function createBffApp(deps: BffDeps): Express {
   const { config, logger, sessions } = deps;
   const changes = deps.changes ?? new ChangeBus();
+  const volumeLock = deps.volumeLock ?? volumeLockFor(config.sessionDatabaseUrl, logger);
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-* (the client address the sign-in limits count) only from proxies the operator named.
@@ -79,10 +83,10 @@ export function createBffApp(deps: BffDeps): Express {
   // Feature routers: one line each (features/<name>/<name>.routes.ts).
   api.use(volumesRoutes(changes));
   api.use(serversRoutes(changes));
-  api.use(attachmentsRoutes(changes));
+  api.use(attachmentsRoutes(changes, volumeLock));
   api.use(catalogRoutes());
   api.use(hostsRoutes());
-  api.use(launchRoutes({ config, logger, changes }));
+  api.use(launchRoutes({ config, logger, changes, volumeLock }));
   api.use(openapiRoutes());
   api.use(preflightRoutes());
   api.use(topologyRoutes());

@@ -2,13 +2,15 @@ import { createBffApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
 import { MemorySessionStore, PgSessionStore } from './platform/session-store.js';
+import { volumeLockFor } from './platform/volume-lock.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const sessions = config.sessionDatabaseUrl
   ? new PgSessionStore(config.sessionDatabaseUrl)
   : new MemorySessionStore();
-const app = createBffApp({ config, logger, sessions });
+const volumeLock = volumeLockFor(config.sessionDatabaseUrl, logger);
+const app = createBffApp({ config, logger, sessions, volumeLock });
 
 const server = app.listen(config.port, config.host, () => {
   logger.info(
@@ -24,6 +26,6 @@ const server = app.listen(config.port, config.host, () => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close();
-    void sessions.close().then(() => process.exit(0));
+    void Promise.allSettled([sessions.close(), volumeLock.close()]).then(() => process.exit(0));
   });
 }

@@ -29,6 +29,11 @@ export const launchRequestSchema = z
       .max(8, 'At most 8 data volumes')
       .default([]),
     availabilityZone: z.string().max(255).optional(),
+    /**
+     * Required when a shared volume would have more than one read-write holder (this launch's
+     * servers and any it has already), as for an attach.
+     */
+    acknowledgeMultipleWriters: z.boolean().default(false),
   })
   .refine((r) => new Set(r.dataVolumes.map((d) => d.volumeId)).size === r.dataVolumes.length, {
     message: 'A volume can be added only once',

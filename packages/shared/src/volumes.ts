@@ -18,6 +18,12 @@ export const attachmentSchema = z.object({
   /** Admins see the compute host; members see null. */
   host: z.string().nullable(),
   since: z.string().nullable(),
+  /**
+   * Whether the compute service (Nova) lists this attachment on the server. Cinder accepts an
+   * attachment naming any server, so false marks a record that is nobody's volume (shown only on
+   * its volume's page, as such); null when the user cannot see the server to ask.
+   */
+  knownToCompute: z.boolean().nullable(),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 

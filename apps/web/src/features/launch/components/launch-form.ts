@@ -89,7 +89,10 @@ export function writerRisk(
 ): { newWriters: number; existing: string[] } | null {
   if (!v.shared || mode !== 'rw') return null;
   const newWriters = Number.isFinite(count) && count > 0 ? count : 1;
-  const existing = v.attachments.filter((a) => a.mode === 'rw').map((a) => a.serverName ?? a.serverId);
+  // A Cinder record the compute service does not know is nobody's hold (the BFF does not count it).
+  const existing = v.attachments
+    .filter((a) => a.mode === 'rw' && a.knownToCompute !== false)
+    .map((a) => a.serverName ?? a.serverId);
   return newWriters + existing.length > 1 ? { newWriters, existing } : null;
 }
 
