@@ -19,7 +19,9 @@ import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
+import { accessLog } from './platform/access-log.js';
 import { ApiError, errorHandler, notFound } from './platform/errors.js';
+import { databaseProbe, HealthMonitor, healthRoute } from './platform/health.js';
 import type { Logger } from './platform/logger.js';
 import { ChangeBus } from './platform/events.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
@@ -40,6 +42,8 @@ export function createBffApp(deps: BffDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  // First: every answer, even a refusal by the middleware below, has its id and its access line.
+  app.use(accessLog(logger));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -63,14 +67,21 @@ export function createBffApp(deps: BffDeps): Express {
   const keystone = keystoneClient(config.authUrl);
   const auth = authService(config, keystone, sessions);
 
+  // For load balancers and the dashboard's banner: no session, no body parsing, no cookie.
+  const health = new HealthMonitor(
+    [
+      { name: 'cloud', label: 'the cloud', check: () => keystone.ping(2_000) },
+      ...(config.sessionDatabaseUrl ? [databaseProbe(config.sessionDatabaseUrl, logger)] : []),
+    ],
+    logger,
+  );
+  app.get('/api/health', healthRoute(health));
+
   const api = Router();
   api.use(express.json({ limit: '256kb' }));
   api.use(cookieParser());
   api.use(loadSession(sessions));
   api.use(requireCsrf);
-  api.get('/api/health', (_req, res) => {
-    res.json({ ok: true });
-  });
   api.use(authRoutes(config, auth));
   // Feature routers: one line each (features/<name>/<name>.routes.ts).
   api.use(volumesRoutes(changes));

@@ -4,7 +4,7 @@ import { createLogger } from './platform/logger.js';
 import { MemorySessionStore, PgSessionStore } from './platform/session-store.js';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, config.logOutput);
 const sessions = config.sessionDatabaseUrl
   ? new PgSessionStore(config.sessionDatabaseUrl)
   : new MemorySessionStore();
