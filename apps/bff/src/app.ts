@@ -70,7 +70,7 @@ export function createBffApp(deps: BffDeps): Express {
   // For load balancers and the dashboard's banner: no session, no body parsing, no cookie.
   const health = new HealthMonitor(
     [
-      { name: 'cloud', label: 'the cloud', check: () => keystone.ping(2_000) },
+      { name: 'cloud', label: 'the cloud', target: config.authUrl, check: () => keystone.ping(2_000) },
       ...(config.sessionDatabaseUrl ? [databaseProbe(config.sessionDatabaseUrl, logger)] : []),
     ],
     logger,

@@ -57,13 +57,22 @@ export async function callOpenStack<T = unknown>(
       timeoutMs,
     );
   } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
     if (req.logFailure !== false) {
+      // One line: a socket error's stack says nothing more than its code.
       scope?.log.warn(
-        { upstream: service, method, url, err, openstackRequestId: scope.openstackRequestId },
-        `${service} did not answer: ${err instanceof Error ? err.message : String(err)}`,
+        {
+          upstream: service,
+          method,
+          url,
+          error: reason,
+          code: (err as { code?: string }).code,
+          openstackRequestId: scope.openstackRequestId,
+        },
+        `${service} ${method} ${new URL(url).pathname}: no answer (${reason})`,
       );
     }
-    throw cloudUnreachable(service);
+    throw cloudUnreachable(service, err);
   }
   scope?.log.debug(
     {
@@ -75,7 +84,7 @@ export async function callOpenStack<T = unknown>(
       openstackRequestId: scope.openstackRequestId,
       cloudRequestId: res.headers.get('x-openstack-request-id'),
     },
-    `${service} ${method} ${res.status}`,
+    `${service} ${method} ${new URL(url).pathname} ${res.status}`,
   );
   const text = res.text;
   let body: unknown;

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { LevelWithSilent } from 'pino';
-import { pinoHttp } from 'pino-http';
+import { pinoHttp, startTime } from 'pino-http';
+import { ApiError } from './errors.js';
 import type { Logger } from './logger.js';
 import {
   acceptedRequestId,
@@ -23,6 +24,10 @@ export function accessLevel(status: number, failed: boolean): LevelWithSilent {
 }
 
 const pathOf = (req: IncomingMessage) => (req as Request).originalUrl ?? req.url ?? '';
+const elapsed = (res: ServerResponse) =>
+  Date.now() - ((res as unknown as Record<symbol, number>)[startTime] ?? Date.now());
+/** What the error handler noted as the cause of a 5xx (pino-http makes one up when there is none). */
+const failureOf = (res: ServerResponse): Error | undefined => (res as ServerResponse & { err?: Error }).err;
 
 /**
  * Gives the request its id (on the answer as X-Request-Id), logs one access line for it when it ends,
@@ -51,7 +56,20 @@ export function accessLog(logger: Logger): RequestHandler {
     },
     customLogLevel: (_req, res, err) => accessLevel(res.statusCode, Boolean(err)),
     customSuccessMessage: (req, res, ms) => `${req.method} ${pathOf(req)} ${res.statusCode} ${ms}ms`,
-    customErrorMessage: (req, res, err) => `${req.method} ${pathOf(req)} ${res.statusCode}: ${err.message}`,
+    customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode} ${elapsed(res)}ms`,
+    // A typed 5xx (the cloud down or failing) is an expected state: its code and details say it all, and
+    // the line that says why was logged when it happened. Only an unexpected error keeps its stack.
+    customErrorObject: (_req, res, _err, val: Record<string, unknown>) => {
+      const failure = failureOf(res);
+      const { err: _synthetic, ...rest } = val;
+      if (failure instanceof ApiError) {
+        return {
+          ...rest,
+          error: { code: failure.code, ...(failure.details ? { details: failure.details } : {}) },
+        };
+      }
+      return failure ? val : rest;
+    },
   });
   return (req, res, next) => {
     http(req, res, () => {

@@ -9,6 +9,8 @@ export interface HealthProbe {
   name: 'cloud' | 'database';
   /** For the log when the part stops or starts answering. */
   label: string;
+  /** Where it is, for the log only (never in the answer: it is public). */
+  target?: string;
   check: () => Promise<void>;
 }
 
@@ -81,13 +83,24 @@ export class HealthMonitor {
     } catch (err) {
       if (!this.#down.has(probe.name)) {
         this.#down.add(probe.name);
-        this.log.warn({ check: probe.name, err }, `${probe.label} does not answer`);
+        const reason = reasonOf(err);
+        this.log.warn(
+          { check: probe.name, ...(probe.target ? { target: probe.target } : {}), error: reason },
+          `${probe.label} does not answer`,
+        );
       }
       return [probe.name, { status: 'unreachable', ms: ms() }];
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/** The deepest message: the socket error under the BFF's typed 503. */
+function reasonOf(err: unknown): string {
+  let e: unknown = err;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** A database probe on a one-connection pool of its own, opened on first use. */

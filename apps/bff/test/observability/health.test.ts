@@ -79,7 +79,7 @@ describe('HealthMonitor', () => {
       [LEVEL.warn, 'the cloud does not answer'],
       [LEVEL.info, 'the cloud answers again'],
     ]);
-    expect(lines[0]?.err?.message).toContain('ECONNREFUSED');
+    expect(lines[0]?.error).toContain('ECONNREFUSED');
   });
 
   it('names the database when it is the part that is down', async () => {

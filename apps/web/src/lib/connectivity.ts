@@ -87,7 +87,8 @@ export class Connectivity {
   start(timing: Partial<ConnectivityTiming> = {}): () => void {
     this.#timing = { ...DEFAULT_TIMING, ...timing };
     this.#watching = true;
-    this.#schedule(this.#timing.healthyIntervalMs);
+    // Known to be down from before (signed out and in again meanwhile): look now, not in a round.
+    this.#schedule(isDegraded(this.#state) ? 0 : this.#timing.healthyIntervalMs);
     return () => this.stop();
   }
 
