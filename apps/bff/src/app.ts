@@ -19,7 +19,9 @@ import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
+import { accessLog } from './platform/access-log.js';
 import { ApiError, errorHandler, notFound } from './platform/errors.js';
+import { databaseProbe, HealthMonitor, healthRoute } from './platform/health.js';
 import type { Logger } from './platform/logger.js';
 import { ChangeBus } from './platform/events.js';
 import { requireSameOrigin } from './platform/same-origin.js';
@@ -49,6 +51,8 @@ export function createBffApp(deps: BffDeps): Express {
   app.disable('x-powered-by');
   // X-Forwarded-* (the client address the sign-in limits count) only from proxies the operator named.
   app.set('trust proxy', config.trustProxy);
+  // First: every answer, even a refusal by the middleware below, has its id and its access line.
+  app.use(accessLog(logger));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -72,13 +76,20 @@ export function createBffApp(deps: BffDeps): Express {
   const keystone = keystoneClient(config.authUrl);
   const auth = authService(config, keystone, sessions);
 
+  // For load balancers and the dashboard's banner: no session, no body parsing, no cookie.
+  const health = new HealthMonitor(
+    [
+      { name: 'cloud', label: 'the cloud', target: config.authUrl, check: () => keystone.ping(2_000) },
+      ...(config.sessionDatabaseUrl ? [databaseProbe(config.sessionDatabaseUrl, logger)] : []),
+    ],
+    logger,
+  );
+  app.get('/api/health', healthRoute(health));
+
   const api = Router();
   // Only the API needs bodies and sessions: the static app is served without a session lookup.
   api.use('/api', requireSameOrigin(config.allowedOrigins), ...jsonBodies('256kb'));
   api.use('/api', loadSession(sessions, logger), requireCsrf);
-  api.get('/api/health', (_req, res) => {
-    res.json({ ok: true });
-  });
   api.use(authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)));
   // Feature routers: one line each (features/<name>/<name>.routes.ts).
   api.use(volumesRoutes(changes));

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { type LogOutput, logOutputFor } from './platform/logger.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -77,6 +78,14 @@ const envSchema = z.object({
   /** Sessions live in PostgreSQL when this is a postgres:// URL, so several BFFs can serve one user. */
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (one readable line per event) or `json` (JSON lines); unset: pretty on a terminal outside production. */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  /** `production` makes JSON lines the default log format. */
+  NODE_ENV: z.string().optional(),
+  /** Set (non-empty): no colour in logs. */
+  NO_COLOR: z.string().optional(),
+  /** Set: colour in logs even when stdout is not a terminal (unless NO_COLOR). */
+  FORCE_COLOR: z.string().optional(),
   /** `serial` forces the fallback launch strategy even when the cloud has 2.105. */
   BFF_LAUNCH_STRATEGY: z.enum(['auto', 'serial']).default('auto'),
   WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
@@ -102,6 +111,8 @@ export interface BffConfig {
   authUrl: string;
   sessionDatabaseUrl: string | null;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** How log lines look (LOG_FORMAT, NO_COLOR, FORCE_COLOR and whether stdout is a terminal). */
+  logOutput: LogOutput;
   launchStrategy: 'auto' | 'serial';
   webDist: string;
   /** Failed sign-ins per client address per window. */
@@ -115,7 +126,10 @@ export interface BffConfig {
   allowedOrigins: string[];
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  stdoutIsTTY = Boolean(process.stdout.isTTY),
+): BffConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -128,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     authUrl: e.OS_AUTH_URL.replace(/\/+$/, ''),
     sessionDatabaseUrl: e.DATABASE_URL && /^postgres(ql)?:\/\//.test(e.DATABASE_URL) ? e.DATABASE_URL : null,
     logLevel: e.LOG_LEVEL,
+    logOutput: logOutputFor(e, stdoutIsTTY),
     launchStrategy: e.BFF_LAUNCH_STRATEGY,
     webDist: e.WEB_DIST,
     loginRateLimit: e.LOGIN_RATE_LIMIT,

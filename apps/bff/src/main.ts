@@ -5,7 +5,7 @@ import { MemorySessionStore, PgSessionStore } from './platform/session-store.js'
 import { volumeLockFor } from './platform/volume-lock.js';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, config.logOutput);
 const sessions = config.sessionDatabaseUrl
   ? new PgSessionStore(config.sessionDatabaseUrl)
   : new MemorySessionStore();

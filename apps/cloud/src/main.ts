@@ -3,7 +3,7 @@ import { loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, config.logOutput);
 
 const cloud = await bootCloud(config, logger);
 const server = cloud.app.listen(config.port, config.host, () => {

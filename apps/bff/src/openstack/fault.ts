@@ -62,8 +62,18 @@ export function toApiError(fault: OpenStackFault): ApiError {
   return new ApiError(fault.status, CODES[fault.status] ?? 'cloud_rejected', fault.message, details);
 }
 
-export const cloudUnreachable = (url: string, cause: unknown) =>
-  new ApiError(503, 'cloud_unreachable', 'The cloud cannot be reached right now.', {
-    url,
-    cause: cause instanceof Error ? cause.message : String(cause),
-  });
+/**
+ * The cloud did not answer. Which address and which socket error is for the log (http.ts writes it
+ * with the request id; the cause rides along for other loggers), not for the browser: people get what
+ * happened and the id to quote.
+ */
+export function cloudUnreachable(service: string, cause?: unknown): ApiError {
+  const err = new ApiError(
+    503,
+    'cloud_unreachable',
+    'The cloud cannot be reached right now. Try again in a moment.',
+    { service },
+  );
+  if (cause !== undefined) Object.defineProperty(err, 'cause', { value: cause, enumerable: false });
+  return err;
+}

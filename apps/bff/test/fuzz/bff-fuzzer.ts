@@ -284,10 +284,12 @@ export function apiErrorProblem(res: RawResponse, method: string): string | null
   const parsed = apiErrorSchema.strict().safeParse(body);
   if (!parsed.success) return `not an ApiError: ${parsed.error.issues[0]?.message}`;
   const inner = (body as { error: Record<string, unknown> }).error;
-  const extra = Object.keys(inner).filter((k) => !['code', 'message', 'details'].includes(k));
+  const extra = Object.keys(inner).filter((k) => !['code', 'message', 'details', 'requestId'].includes(k));
   if (extra.length > 0) return `unexpected error fields ${extra.join(', ')}`;
   if (!/^[a-z][a-z0-9_]*$/.test(String(inner.code)))
     return `error code ${String(inner.code)} is not snake_case`;
+  // The id a person quotes must be the one the logs have: the answer's X-Request-Id.
+  if (inner.requestId !== headerOf(res, 'x-request-id')) return 'error requestId is not the X-Request-Id';
   return null;
 }
 
