@@ -85,7 +85,11 @@ describe('bodies', () => {
     const res = await send('POST', '/api/volumes', bytes, 'application/json');
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
-      error: { code: 'malformed_json', message: 'The request body is not valid UTF-8.' },
+      error: {
+        code: 'malformed_json',
+        message: 'The request body is not valid UTF-8.',
+        requestId: res.headers.get('x-request-id'),
+      },
     });
     const volumes = await demo.get('/api/volumes');
     expect(volumes.body.volumes.some((v: { name: string }) => v.name.startsWith('bad'))).toBe(false);
@@ -104,6 +108,7 @@ describe('bodies', () => {
         error: {
           code: 'invalid_request',
           message: 'Send the request body as JSON (Content-Type: application/json).',
+          requestId: res.headers.get('x-request-id'),
         },
       });
     }
@@ -120,6 +125,10 @@ describe('bodies', () => {
   it('answers a missing body with a message that says so', async () => {
     const res = await demo.request('POST', '/api/volumes');
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 'invalid_request', message: 'This request needs a JSON body.' });
+    expect(res.body.error).toEqual({
+      code: 'invalid_request',
+      message: 'This request needs a JSON body.',
+      requestId: expect.stringMatching(/^req-/),
+    });
   });
 });
