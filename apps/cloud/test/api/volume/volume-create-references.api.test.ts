@@ -95,13 +95,14 @@ describe('volume from an image', () => {
 
   it('the image must be active and fit the volume (check_image_metadata)', async () => {
     const queued = await addImage({ status: 'queued' });
-    const big = await addImage({ size: 2 * GIB + 1 });
+    // One byte over 1 GiB: two gigabytes once rounded up (the column is a 32-bit integer on PostgreSQL).
+    const big = await addImage({ size: GIB + 1 });
     const needs3 = await addImage({ min_disk: 3 });
     const cases: [Record<string, unknown>, string][] = [
       [{ size: 1, imageRef: queued }, `Invalid input received: Image ${queued} is not active.`],
       [
-        { size: 2, imageRef: big },
-        'Invalid input received: Size of specified image 3GB is larger than volume size 2GB.',
+        { size: 1, imageRef: big },
+        'Invalid input received: Size of specified image 2GB is larger than volume size 1GB.',
       ],
       [
         { size: 2, imageRef: needs3 },
