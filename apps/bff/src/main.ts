@@ -1,5 +1,6 @@
 import { createBffApp } from './app.js';
 import { loadConfig } from './config.js';
+import { clientErrorResponder } from './platform/client-error.js';
 import { createLogger } from './platform/logger.js';
 import { MemorySessionStore, PgSessionStore } from './platform/session-store.js';
 import { volumeLockFor } from './platform/volume-lock.js';
@@ -22,6 +23,7 @@ const server = app.listen(config.port, config.host, () => {
     `dashboard on http://${config.host}:${config.port}`,
   );
 });
+server.on('clientError', clientErrorResponder(logger));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -7,6 +7,10 @@ import { glanceError } from './errors.js';
 import { imagesRoutes } from './routes/images.routes.js';
 import { imageVersionRoutes } from './routes/versions.routes.js';
 
+// What other services may ask of the image service (Cinder's volume-from-image lookups).
+export { findVisibleImage, listImagesNamed } from './service/images.service.js';
+export type { ImageRow } from './store/images.store.js';
+
 export interface ImageService {
   router: Router;
 }

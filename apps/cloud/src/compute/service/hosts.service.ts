@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound, OpenStackError } from '../../platform/h
 import type { Microversion } from '../../platform/http/microversion.js';
 import { isUuidLike } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
+import { likeSearch } from '../../platform/user-regex.js';
 import { BOOLEAN_ENUM_NO_LETTERS, boolFromString } from '../../platform/validation/parameter-types.js';
 import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
 import {
@@ -563,7 +564,9 @@ export async function listHypervisors(
       );
     }
     links = false;
-    pairs = pairs.filter((p) => likeMatch(p.node.hypervisor_hostname, pattern));
+    // Nova's SQL `LIKE '%pattern%'`, in linear time however many wildcards it has.
+    const hostnameLike = likeSearch(pattern);
+    pairs = pairs.filter((p) => hostnameLike.test(p.node.hypervisor_hostname));
     if (pairs.length === 0) throw noMatch(pattern);
   } else if (paged) {
     if (marker !== undefined) {
@@ -580,15 +583,6 @@ export async function listHypervisors(
     links,
     withServers,
   };
-}
-
-/** SQL `LIKE '%pattern%'` as Nova searches hypervisor hostnames. */
-function likeMatch(hostname: string, pattern: string): boolean {
-  const re = pattern
-    .split('')
-    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(re, 'i').test(hostname);
 }
 
 /** Ids are uuids from 2.53 (400 otherwise), integers before (404 otherwise). */
@@ -670,7 +664,8 @@ export async function searchHypervisors(
   pattern: string,
   withServers: boolean,
 ): Promise<Hypervisor[]> {
-  const pairs = (await nodesWithServices(db)).filter((p) => likeMatch(p.node.hypervisor_hostname, pattern));
+  const hostnameLike = likeSearch(pattern);
+  const pairs = (await nodesWithServices(db)).filter((p) => hostnameLike.test(p.node.hypervisor_hostname));
   if (pairs.length === 0) throw noMatch(pattern);
   return hypervisorsOf(db, pairs, withServers);
 }
