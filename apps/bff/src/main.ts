@@ -6,7 +6,7 @@ import { MemorySessionStore, PgSessionStore } from './platform/session-store.js'
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const sessions = config.sessionDatabaseUrl
-  ? new PgSessionStore(config.sessionDatabaseUrl)
+  ? new PgSessionStore(config.sessionDatabaseUrl, logger)
   : new MemorySessionStore();
 const app = createBffApp({ config, logger, sessions });
 

@@ -17,7 +17,11 @@ export function launchRoutes(deps: {
 }): Router {
   const service =
     deps.service ??
-    launchService({ store: launchStoreFor(deps.config), changes: deps.changes, logger: deps.logger });
+    launchService({
+      store: launchStoreFor(deps.config, deps.logger),
+      changes: deps.changes,
+      logger: deps.logger,
+    });
   const router = Router();
 
   router.post(apiPaths.launchPlan, requireSession, async (req, res) => {
