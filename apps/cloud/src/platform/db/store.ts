@@ -44,16 +44,17 @@ const MAX_ATTEMPTS = 12;
 
 /**
  * PostgreSQL timeouts, so a frozen network or a stuck server cannot hang a request for ever: it
- * answers 503 instead (`http/faults.ts`). A connection that is not opened within `connectMs`
- * fails; a statement the server runs longer than `statementMs` is cancelled there; an answer that
- * does not arrive within `queryMs` (the network, not the server) fails and the connection is
- * thrown away; a session left idle inside a transaction (its client gone) is closed by the
+ * answers 503 instead (`http/faults.ts`), within about 7 s. A connection not opened (or a pooled
+ * one not free) within `connectMs` fails; a statement the server runs longer than `statementMs`
+ * (lock waits included: every statement here takes milliseconds) is cancelled there; an answer
+ * that does not arrive within `queryMs` (the network, not the server) fails and the connection
+ * is thrown away; a session left idle inside a transaction (its client gone) is closed by the
  * server after `idleInTransactionMs`, releasing its row locks.
  */
 export const PG_TIMEOUTS = {
   connectMs: 5_000,
-  statementMs: 10_000,
-  queryMs: 15_000,
+  statementMs: 5_000,
+  queryMs: 7_000,
   idleInTransactionMs: 30_000,
 } as const;
 
