@@ -8,7 +8,7 @@ import { volumeLockFor } from './platform/volume-lock.js';
 const config = loadConfig();
 const logger = createLogger(config.logLevel, config.logOutput);
 const sessions = config.sessionDatabaseUrl
-  ? new PgSessionStore(config.sessionDatabaseUrl)
+  ? new PgSessionStore(config.sessionDatabaseUrl, logger)
   : new MemorySessionStore();
 const volumeLock = volumeLockFor(config.sessionDatabaseUrl, logger);
 const app = createBffApp({ config, logger, sessions, volumeLock });

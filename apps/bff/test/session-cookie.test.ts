@@ -11,6 +11,7 @@ import {
   type SessionStore,
 } from '../src/platform/session-store.js';
 import { startStack, type TestStack } from './helpers/stack.js';
+import { createLogger } from '../src/platform/logger.js';
 
 /**
  * Issue 11, finding 4: a malformed session cookie (a NUL, anything the BFF never issues) made every
@@ -147,7 +148,10 @@ describe.runIf(url)('a malformed session cookie, with the PostgreSQL store', () 
   const table = `bff_sessions_c_${randomBytes(5).toString('hex')}`;
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack({ sessions: new PgSessionStore(url!, table), bff: { webDist: dist } });
+    stack = await startStack({
+      sessions: new PgSessionStore(url!, createLogger('silent'), table),
+      bff: { webDist: dist },
+    });
   });
   afterAll(async () => {
     await stack?.close();

@@ -56,6 +56,16 @@ export function toApiError(fault: OpenStackFault): ApiError {
   };
   if (fault.status === 401)
     return new ApiError(401, 'session_expired', 'Your session has expired. Sign in again.', details);
+  // The service says "not now" (its database is away): the web app may try again, as it would
+  // for an unreachable cloud.
+  if (fault.status === 503) {
+    return new ApiError(
+      503,
+      'cloud_unavailable',
+      `The ${fault.service} service is unavailable right now. Try again in a moment.`,
+      details,
+    );
+  }
   if (fault.status >= 500) {
     return new ApiError(502, 'cloud_error', `The ${fault.service} service failed: ${fault.message}`, details);
   }

@@ -31,7 +31,7 @@ const glanceFaults: ErrorRequestHandler = (err, req, res, _next) => {
       },
     });
   } else if (e.options.rawBody === undefined) {
-    e = glanceError(e.status, e.message);
+    e = glanceError(e.status, e.message, e.options.headers);
   }
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(e.options.headers ?? {})) res.setHeader(k, v);

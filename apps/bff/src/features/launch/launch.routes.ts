@@ -21,7 +21,7 @@ export function launchRoutes(deps: {
   const service =
     deps.service ??
     launchService({
-      store: launchStoreFor(deps.config),
+      store: launchStoreFor(deps.config, deps.logger),
       changes: deps.changes,
       logger: deps.logger,
       ...(deps.volumeLock ? { volumeLock: deps.volumeLock } : {}),

@@ -25,8 +25,10 @@ import { type LaunchStore, MemoryLaunchStore, PgLaunchStore } from './launch.sto
 type Problem = LaunchPlan['problems'][number];
 
 /** Launch state in PostgreSQL when the BFF keeps its sessions there, else in memory. */
-export function launchStoreFor(config: BffConfig): LaunchStore {
-  return config.sessionDatabaseUrl ? new PgLaunchStore(config.sessionDatabaseUrl) : new MemoryLaunchStore();
+export function launchStoreFor(config: BffConfig, logger: Logger): LaunchStore {
+  return config.sessionDatabaseUrl
+    ? new PgLaunchStore(config.sessionDatabaseUrl, logger)
+    : new MemoryLaunchStore();
 }
 
 /** The shared volumes a launch maps read-write, with their names for messages. */

@@ -1,5 +1,6 @@
 import type { CloudDeps } from '../../app.js';
 import type { Tx } from '../../platform/db/store.js';
+import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, OpenStackError } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
@@ -363,6 +364,8 @@ export async function connectServerVolumes(deps: CloudDeps, serverId: string): P
       const done = await deps.store.transaction((tx) => connectOne(deps, tx, serverId, candidate.uuid, host));
       if (done) outcomes.push({ bdmUuid: candidate.uuid, volumeId: candidate.volume_id!, ok: true });
     } catch (err) {
+      // The database failed, not the host: an accepted attach is retried (tasks.ts), never rolled back.
+      if (isTransientDatabaseError(err)) throw err;
       const error = err instanceof Error ? err.message : String(err);
       deps.logger.warn({ err, serverId, volumeId: candidate.volume_id }, 'volume connect failed');
       // A failed boot is cleaned up by the build (the server goes to ERROR); an attach undoes itself.
