@@ -12,7 +12,8 @@ declare global {
     interface Request {
       session?: SessionData;
       /** The session store failed to answer: the request's session, if any, is unknown. */
-      sessionLookupFailed?: boolean;
+      /** Why the session store could not tell whose request this is. */
+      sessionLookupFailed?: unknown;
     }
   }
 }
@@ -87,7 +88,7 @@ export function loadSession(store: SessionStore, logger?: Logger): RequestHandle
         }
       } catch (err) {
         logger?.warn({ err: { message: (err as Error).message } }, 'session lookup failed');
-        req.sessionLookupFailed = true;
+        req.sessionLookupFailed = err;
         return next();
       }
     }
@@ -99,7 +100,10 @@ export function loadSession(store: SessionStore, logger?: Logger): RequestHandle
 /** The request's session, null when it has none; a typed 503 when the store could not tell. */
 export function currentSession(req: Request): SessionData | null {
   if (req.session) return req.session;
-  if (req.sessionLookupFailed) throw sessionsUnavailable();
+  if (req.sessionLookupFailed !== undefined) {
+    // The store's own typed error (its database is unreachable) says more than the generic one.
+    throw req.sessionLookupFailed instanceof ApiError ? req.sessionLookupFailed : sessionsUnavailable();
+  }
   return null;
 }
 
