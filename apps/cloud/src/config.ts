@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 // Every setting the bundled cloud reads, with the defaults DESIGN.md documents.
-const envSchema = z.object({
+export const envSchema = z.object({
   CLOUD_PORT: z.coerce.number().int().min(0).max(65535).default(8780),
   CLOUD_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
