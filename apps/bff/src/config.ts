@@ -70,7 +70,7 @@ const originSchema = z
     return origins;
   });
 
-const envSchema = z.object({
+export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   /** The only thing the BFF knows about the cloud: its Keystone. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type LogOutput, logOutputFor } from './platform/logger.js';
 
 // Every setting the bundled cloud reads, with the defaults DESIGN.md documents.
-const envSchema = z.object({
+export const envSchema = z.object({
   CLOUD_PORT: z.coerce.number().int().min(0).max(65535).default(8780),
   CLOUD_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
