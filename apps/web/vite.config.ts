@@ -11,7 +11,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     manifest: true,
     // Rolldown's per-plugin timing table is noise in every build log.
-    rolldownOptions: { checks: { pluginTimings: false } },
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   test: {
     name: 'web',
