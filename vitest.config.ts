@@ -33,6 +33,15 @@ const projects: TestProjectInlineConfiguration[] = [
       ...(testDatabaseUrl ? { env: { TEST_DATABASE_URL: testDatabaseUrl } } : {}),
     },
   },
+  // The Tempest harness's own logic; Tempest itself runs as npm test's tempest step.
+  {
+    test: {
+      name: 'tempest-harness',
+      root: '.',
+      environment: 'node',
+      include: ['test/tempest/**/*.test.ts'],
+    },
+  },
   {
     root: './packages/shared',
     test: {

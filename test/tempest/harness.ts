@@ -232,8 +232,13 @@ export function readStatuses(ws: Workspace): Map<string, string> {
     maxBuffer: 64 * 1024 * 1024,
   });
   // Both exit 1 when the run had failures; what they print is what counts.
+  return parseStatusCsv(r.stdout ?? '');
+}
+
+/** subunit2csv's output (`test,status,start_time,stop_time`, CRLF lines) → status per test name. */
+export function parseStatusCsv(csv: string): Map<string, string> {
   const statuses = new Map<string, string>();
-  for (const line of r.stdout.split(/\r?\n/).slice(1)) {
+  for (const line of csv.split(/\r?\n/).slice(1)) {
     const row = parseCsvLine(line);
     // By name: a test's attributes in a run can differ from the listing's (`[id-…,slow]` vs `[id-…]`).
     if (row.length >= 2) statuses.set(testName(row[0]!), row[1]!);
