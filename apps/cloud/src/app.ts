@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import type { CloudConfig } from './config.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { createVolumeService, type VolumeService } from './volume/index.js';
 import { createComputeService, type ComputeService } from './compute/index.js';
@@ -7,16 +6,7 @@ import { createImageService } from './image/index.js';
 import { OpenStackError } from './platform/http/errors.js';
 import { sendFault } from './platform/http/faults.js';
 import { requestId } from './platform/http/request-id.js';
-import type { Logger } from './platform/logger.js';
-import type { Store } from './platform/db/store.js';
-import type { TaskRunner } from './platform/tasks.js';
-
-export interface CloudDeps {
-  config: CloudConfig;
-  store: Store;
-  logger: Logger;
-  tasks: TaskRunner;
-}
+import type { CloudDeps } from './platform/deps.js';
 
 export interface Cloud {
   app: Express;

@@ -1,8 +1,9 @@
-import { type Cloud, type CloudDeps, createApp } from './app.js';
+import { type Cloud, createApp } from './app.js';
 import type { CloudConfig } from './config.js';
 import { reconcileCompute, seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
+import type { CloudDeps } from './platform/deps.js';
 import type { Logger } from './platform/logger.js';
 import { BOOT_SCOPE, joinDatabase, type ReconcileScope, startTakeover } from './platform/presence.js';
 import { TaskRunner } from './platform/tasks.js';

@@ -1,20 +1,18 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../platform/deps.js';
 import type { Identity } from '../identity/index.js';
 import { jsonBody } from '../platform/http/body.js';
 import { OpenStackError, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
 import { faultHandler } from '../platform/http/faults.js';
-import { Microversion, negotiateMicroversion } from '../platform/http/microversion.js';
+import { negotiateMicroversion } from '../platform/http/microversion.js';
+import { COMPUTE_MAX, COMPUTE_MIN } from './microversions.js';
 import { computeApiRoutes } from './routes/index.js';
 import { computeVersionRoutes } from './routes/versions.routes.js';
 
 export { reconcileCompute } from './reconcile.js';
 export { seedCompute } from './seed.js';
 
-export const COMPUTE_MIN = Microversion.of('2.1');
-/** Real Nova stops at 2.104; 2.105 is the multiattach enhancements spec (seeds/002). */
-export const COMPUTE_MAX = Microversion.of('2.105');
-export const ENHANCEMENTS_VERSION = '2.105';
+export { COMPUTE_MAX, COMPUTE_MIN, ENHANCEMENTS_VERSION } from './microversions.js';
 
 export interface ComputeService {
   router: Router;

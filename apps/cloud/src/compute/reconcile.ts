@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../platform/deps.js';
 import { BOOT_SCOPE, type ReconcileScope } from '../platform/presence.js';
 import { rollDetaching } from '../volume/service/attachments.service.js';
 import { volumesStore } from '../volume/store/volumes.store.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../platform/deps.js';
 import { nowIso } from '../platform/time.js';
 import { CONTROLLER_HOST, CURRENT_SERVICE_VERSION, SEED_HOSTS } from './hosts.js';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { assertAdmin, RULES } from '../policy.js';
 import { listZones, listZonesDetail } from '../service/hosts.service.js';
 import { availabilityZonesView } from '../views/availability-zone.view.js';

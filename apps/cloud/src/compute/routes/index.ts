@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { flavorRoutes } from './flavors.routes.js';
 import { availabilityZoneRoutes } from './availability-zones.routes.js';
 import { osServicesRoutes } from './os-services.routes.js';

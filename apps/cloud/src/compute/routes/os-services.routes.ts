@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { assertAdmin, RULES } from '../policy.js';
 import {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { serverAction } from '../service/server-actions.service.js';

@@ -1,5 +1,5 @@
 import { type Request, type Response, Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';

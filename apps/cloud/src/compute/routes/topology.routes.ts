@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { badRequest } from '../../platform/http/errors.js';
 import {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { setNovaAttachmentProbe } from '../../volume/service/attachments.service.js';
@@ -9,8 +9,8 @@ import {
   listVolumeAttachments,
   novaAttachmentProbe,
   showVolumeAttachment,
-  updateVolumeAttachment,
 } from '../service/volume-attach.service.js';
+import { updateVolumeAttachment } from '../service/swap.service.js';
 import {
   attachResponseView,
   volumeAttachmentsView,

@@ -1,5 +1,5 @@
 import type { Microversion } from '../../platform/http/microversion.js';
-import { ENHANCEMENTS_VERSION } from '../index.js';
+import { ENHANCEMENTS_VERSION } from '../microversions.js';
 import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
 import {
   type JsonSchema,

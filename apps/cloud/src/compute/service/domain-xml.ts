@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import type { ServerRow } from '../store/servers.store.js';

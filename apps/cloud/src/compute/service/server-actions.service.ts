@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, policyForbidden } from '../../platform/http/errors.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import { nowIso } from '../../platform/time.js';
 import { type VolumeRow, volumesStore } from '../../volume/store/volumes.store.js';

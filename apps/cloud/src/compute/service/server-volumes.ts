@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { Store, Tx } from '../../platform/db/store.js';
 import { OpenStackError } from '../../platform/http/errors.js';
 import { Microversion } from '../../platform/http/microversion.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, OpenStackError } from '../../platform/http/errors.js';
@@ -653,5 +653,3 @@ export function novaAttachmentProbe(deps: CloudDeps) {
   return (instanceUuid: string, attachmentId: string) =>
     bdmsStore.holdsAttachment(deps.store.db, instanceUuid, attachmentId);
 }
-
-export { swapVolume, updateVolumeAttachment } from './swap.service.js';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { getImage, listImages } from '../service/images.service.js';
 import { imageListView, imageView } from '../views/image.view.js';

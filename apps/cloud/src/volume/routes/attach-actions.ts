@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import { authOf } from '../../platform/http/context.js';
 import {

@@ -1,5 +1,5 @@
 import { type Request, Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../platform/deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { badRequest, notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';

@@ -1,6 +1,8 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
-import type { VolumeServices } from '../index.js';
+import type { CloudDeps } from '../../platform/deps.js';
+import type { PoolsService } from '../service/pools.service.js';
+import type { TypesService } from '../service/types.service.js';
+import type { VolumesService } from '../service/volumes.service.js';
 import { attachmentsRoutes } from './attachments.routes.js';
 import { poolsRoutes } from './pools.routes.js';
 import { typesRoutes } from './types.routes.js';
@@ -11,7 +13,10 @@ import { volumesRoutes } from './volumes.routes.js';
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
  * negotiated (req.ctx.version) and the JSON body parsed (req.ctx.body) before these run.
  */
-export function volumeApiRoutes(deps: CloudDeps, services: VolumeServices): Router {
+export function volumeApiRoutes(
+  deps: CloudDeps,
+  services: { volumes: VolumesService; types: TypesService; pools: PoolsService },
+): Router {
   const router = Router({ mergeParams: true });
   // First: it also tells the legacy attach actions which cloud a request belongs to.
   router.use(attachmentsRoutes(deps));
