@@ -3,12 +3,18 @@ import type { CloudDeps } from '../platform/deps.js';
 import type { Identity } from '../identity/index.js';
 import { OpenStackError } from '../platform/http/errors.js';
 import { toOpenStackError } from '../platform/http/faults.js';
+import { createImageApi, type ImageApi } from './api.js';
 import { glanceError } from './errors.js';
 import { imagesRoutes } from './routes/images.routes.js';
 import { imageVersionRoutes } from './routes/versions.routes.js';
 
+export type { Image, ImageApi } from './api.js';
+export { SEED_IMAGE_ID, seedImages } from './seed.js';
+
 export interface ImageService {
   router: Router;
+  /** What other services may ask of this one. */
+  api: ImageApi;
 }
 
 /**
@@ -57,5 +63,5 @@ export function createImageService(deps: CloudDeps & { identity: Identity }): Im
   });
   router.use('/v2', v2);
   router.use(glanceFaults);
-  return { router };
+  return { router, api: createImageApi(deps.store) };
 }

@@ -1,5 +1,5 @@
 import { type Request, type Response, Router } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
@@ -24,7 +24,7 @@ const sendJson = (res: Response, status: number, body: unknown) => {
 };
 
 /** Flavors and flavor-manage (`/flavors`, captures 95-102, 179, 180). */
-export function flavorRoutes(deps: CloudDeps): Router {
+export function flavorRoutes(deps: ComputeDeps): Router {
   const router = Router();
   const db = () => deps.store.db;
 

@@ -1,5 +1,5 @@
 import { type Request, Router } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
@@ -22,7 +22,7 @@ const versionGone = () => notFound(WEBOB_NOT_FOUND);
  * `os-hypervisors` (captures 109-115), admin-only: list, detail, show, and below 2.88 uptime and
  * statistics; below 2.53 the search and servers routes. Plus our `os-emulator-hosts` extension.
  */
-export function hypervisorRoutes(deps: CloudDeps): Router {
+export function hypervisorRoutes(deps: ComputeDeps): Router {
   const router = Router();
   const db = () => deps.store.db;
 

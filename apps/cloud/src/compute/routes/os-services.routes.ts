@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { assertAdmin, RULES } from '../policy.js';
 import {
@@ -13,7 +13,7 @@ import {
 import { legacyServiceUpdateView, serviceView, servicesView } from '../views/service.view.js';
 
 /** `os-services` (captures 106-108, 187, 198): admin-only listing, enable/disable, delete. */
-export function osServicesRoutes(deps: CloudDeps): Router {
+export function osServicesRoutes(deps: ComputeDeps): Router {
   const router = Router();
 
   router.get('/os-services', async (req, res) => {

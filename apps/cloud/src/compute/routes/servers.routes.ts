@@ -1,11 +1,11 @@
 import { type Request, type Response, Router } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { canReadFlavorExtraSpecs } from '../policy.js';
 import { createServers } from '../service/server-create.service.js';
-import { scheduleBuildBatch } from '../service/server-lifecycle.js';
+import { scheduleBuildBatch } from '../host/server-lifecycle.js';
 import { deleteServer, getServer, listServers, loadExtras, type Query } from '../service/servers.service.js';
 import {
   type ServerViewContext,
@@ -34,7 +34,7 @@ const sendEmpty = (res: Response, status: number) => {
 };
 
 /** /servers: create, list, detail, show, delete (captures 08-15, 116-153, 195, 294-299). */
-export function serverRoutes(deps: CloudDeps): Router {
+export function serverRoutes(deps: ComputeDeps): Router {
   const router = Router();
 
   router.post('/servers', async (req, res) => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { badRequest } from '../../platform/http/errors.js';
 import {
@@ -66,7 +66,7 @@ function parseQuery(query: unknown): TopologyQuery {
  * GET /os-emulator-topology: our extension (docs/cloud-extensions.md), namespaced so it can
  * never collide with a real Nova resource. Any microversion.
  */
-export function topologyRoutes(deps: CloudDeps): Router {
+export function topologyRoutes(deps: ComputeDeps): Router {
   const router = Router();
   router.get('/os-emulator-topology', async (req, res) => {
     const topology = await buildTopology(deps.store, authOf(req.ctx), parseQuery(req.query));

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';
@@ -16,7 +16,7 @@ import { parseJson } from '../views/server.view.js';
 import { isJsonObject, validateBody } from './request-schema.js';
 import { availableZones } from './scheduler.js';
 import { flavorSnapshot } from './server-create.service.js';
-import { resizeOf, type StepContext, scheduleAdvance } from './server-lifecycle.js';
+import { resizeOf, type StepContext, scheduleAdvance } from '../host/server-lifecycle.js';
 import { rebootSchema, resizeSchema, unshelveSchema } from './server-schemas.js';
 import { VM } from './server-states.js';
 import { instanceNotFound } from './servers.service.js';
@@ -92,7 +92,7 @@ export function actionName(body: unknown): Action {
 
 /** Runs one action; returns the HTTP status (202, or 204 for confirmResize). */
 export async function serverAction(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   auth: AuthContext,
   version: Microversion,
   id: string,

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../platform/deps.js';
+import type { ComputeDeps } from '../deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
@@ -7,7 +7,6 @@ import { boolFromString } from '../../platform/validation/parameter-types.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { bdmsStore, type ServerViewBdm } from '../store/bdms.store.js';
 import {
-  type ImageRow,
   type ServerListKey,
   type ServerRow,
   type ServerSqlFilter,
@@ -15,7 +14,8 @@ import {
 } from '../store/servers.store.js';
 import type { ServerExtras } from '../views/server.view.js';
 import { parseJson } from '../views/server.view.js';
-import { scheduleAdvance } from './server-lifecycle.js';
+import type { Image } from '../clients/image-client.js';
+import { scheduleAdvance } from '../host/server-lifecycle.js';
 import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
 
 /**
@@ -30,7 +30,7 @@ export const instanceNotFound = (id: string) => notFound(`Instance ${id} could n
 const canSee = (auth: AuthContext, s: ServerRow) => auth.isAdmin || s.project_id === auth.projectId;
 
 /** `common.get_instance` for the caller: another project's server does not exist for members. */
-export async function getServer(deps: CloudDeps, auth: AuthContext, id: string): Promise<ServerRow> {
+export async function getServer(deps: ComputeDeps, auth: AuthContext, id: string): Promise<ServerRow> {
   const s = await serversStore.byId(deps.store.db, id);
   if (!s || !canSee(auth, s)) throw instanceNotFound(id);
   return s;
@@ -38,7 +38,7 @@ export async function getServer(deps: CloudDeps, auth: AuthContext, id: string):
 
 /** Batched view data for some servers: mappings, host statuses and (2.98) images. */
 export async function loadExtras(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   servers: readonly ServerRow[],
   opts: { isAdmin: boolean; images: boolean },
 ): Promise<Map<string, ServerExtras>> {
@@ -68,11 +68,9 @@ export async function loadExtras(
       );
     }
   }
-  const images = new Map<string, ImageRow>();
-  if (opts.images) {
-    const imageIds = servers.flatMap((s) => (s.image_id ? [s.image_id] : []));
-    for (const img of await serversStore.imagesByIds(db, imageIds)) images.set(img.id, img);
-  }
+  const images = opts.images
+    ? await deps.images.byIds(servers.flatMap((s) => (s.image_id ? [s.image_id] : [])))
+    : new Map<string, Image>();
   const out = new Map<string, ServerExtras>();
   for (const s of servers) {
     out.set(s.id, {
@@ -256,7 +254,7 @@ export interface ServerListing {
 const MAX_LIMIT = 1000;
 
 export async function listServers(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   auth: AuthContext,
   version: Microversion,
   query: Query,
@@ -462,7 +460,7 @@ function filterTags(keys: ServerListKey[], q: Query): ServerListKey[] {
  * DELETE /servers/{id}: 204 at once; the host then detaches every volume (deleting those marked
  * delete_on_termination), the server shows DELETED, then disappears (capture 299).
  */
-export async function deleteServer(deps: CloudDeps, auth: AuthContext, id: string): Promise<void> {
+export async function deleteServer(deps: ComputeDeps, auth: AuthContext, id: string): Promise<void> {
   const started = await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !canSee(auth, s)) throw instanceNotFound(id);

@@ -3,7 +3,8 @@ import type { Microversion } from '../../platform/http/microversion.js';
 import { novaTime } from '../../platform/time.js';
 import { statusFromState } from '../service/server-states.js';
 import type { ServerViewBdm } from '../store/bdms.store.js';
-import type { FlavorSnapshot, ImageRow, ServerRow } from '../store/servers.store.js';
+import type { Image } from '../clients/image-client.js';
+import type { FlavorSnapshot, ServerRow } from '../store/servers.store.js';
 
 /**
  * Nova's server views (`api/openstack/compute/views/servers.py`) per microversion, with no key
@@ -29,7 +30,7 @@ export interface ServerExtras {
   bdms: readonly ServerViewBdm[];
   /** host_status of the server's host ('' when it has none). */
   hostStatus: string;
-  image: ImageRow | undefined;
+  image: Image | undefined;
 }
 
 /** Nova's `status_from_state`, with DELETED for a deleted row. */
@@ -83,7 +84,7 @@ function flavorView(ctx: ServerViewContext, server: ServerRow): Record<string, u
   return { id: flavor.id, links: [{ rel: 'bookmark', href: `${ctx.computeBase}/flavors/${flavor.id}` }] };
 }
 
-function imageView(ctx: ServerViewContext, server: ServerRow, image: ImageRow | undefined): unknown {
+function imageView(ctx: ServerViewContext, server: ServerRow, image: Image | undefined): unknown {
   if (!server.image_id) return '';
   const view: Record<string, unknown> = {
     id: server.image_id,
@@ -94,16 +95,16 @@ function imageView(ctx: ServerViewContext, server: ServerRow, image: ImageRow | 
 }
 
 /** 2.98: the image metadata Nova copied into the instance's system metadata, values as strings. */
-function imageProperties(imageId: string, image: ImageRow | undefined): Record<string, string> {
+function imageProperties(imageId: string, image: Image | undefined): Record<string, string> {
   if (!image) return { base_image_ref: imageId };
   const props: Record<string, string> = {
     base_image_ref: imageId,
-    container_format: image.container_format,
-    disk_format: image.disk_format,
-    min_disk: String(image.min_disk),
-    min_ram: String(image.min_ram),
+    container_format: image.containerFormat,
+    disk_format: image.diskFormat,
+    min_disk: String(image.minDisk),
+    min_ram: String(image.minRam),
   };
-  for (const [k, v] of Object.entries(parseJson<Record<string, unknown>>(image.properties, {}))) {
+  for (const [k, v] of Object.entries(image.properties)) {
     props[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   return props;

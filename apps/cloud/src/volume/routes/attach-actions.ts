@@ -1,26 +1,7 @@
 import type { Request, Response } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
-import type { Tx } from '../../platform/db/store.js';
 import { authOf } from '../../platform/http/context.js';
-import {
-  type AttachmentHooks,
-  type AttachMode,
-  ATTACHMENT_RULES,
-  assertDeletionAllowed,
-  attachmentToDetach,
-  attachVolume,
-  beginDetaching,
-  detachVolume,
-  initializeConnection,
-  novaAttachmentProbe,
-  reserveVolume,
-  rollDetaching,
-  terminateConnection,
-  unreserveVolume,
-  visibleVolume,
-} from '../service/attachments.service.js';
+import type { AttachMode, AttachmentsService } from '../service/attachments.service.js';
 import { callerOf as volumeCallerOf } from '../service/caller.js';
-import { volumesStore } from '../store/volumes.store.js';
 import type { ActionHandler } from './action-types.js';
 import { cinderSchema, parseBody, type Schema } from './json-schema.js';
 
@@ -29,153 +10,59 @@ import { cinderSchema, parseBody, type Schema } from './json-schema.js';
  * that clients older than the attachments API still use. All answer 202 with an empty body,
  * except os-initialize_connection (200 with the connection info).
  */
-type Deps = Pick<CloudDeps, 'store'> & AttachmentHooks;
-
-// The ActionHandler contract carries no deps, so the shared handlers find their cloud from the
-// request: by its Express app once `attachmentsRoutes` has seen a request of that app, else among
-// the clouds no app has claimed yet (one per process outside tests), by which one has the volume.
-const depsByApp = new WeakMap<object, Deps>();
-const boundByApp = new WeakMap<object, Record<string, ActionHandler>>();
-const unclaimed = new Set<WeakRef<Deps>>();
-
-/** Called by `attachmentsRoutes(deps)` when it is built: a cloud whose app is not known yet. */
-export function registerAttachActionDeps(deps: Deps): void {
-  unclaimed.add(new WeakRef(deps));
-}
-
-/** Records which cloud serves this app; `attachmentsRoutes` calls it on each request it sees. */
-export function rememberAttachActionDeps(app: object, deps: Deps): void {
-  if (depsByApp.get(app) === deps) return;
-  depsByApp.set(app, deps);
-  boundByApp.delete(app);
-  for (const ref of unclaimed) {
-    const d = ref.deref();
-    if (d === deps || d === undefined) unclaimed.delete(ref);
-  }
-}
-
-async function depsFor(app: object, volumeId: string): Promise<Deps> {
-  const known = depsByApp.get(app);
-  if (known) return known;
-  const candidates = [...unclaimed].map((r) => r.deref()).filter((d): d is Deps => d !== undefined);
-  if (candidates.length === 1) {
-    const only = candidates[0] as Deps;
-    rememberAttachActionDeps(app, only);
-    return only;
-  }
-  for (const candidate of candidates) {
-    // A closed cloud's store throws: it is not the one serving this request.
-    const found = await volumesStore.byId(candidate.store.db, volumeId).catch(() => undefined);
-    if (found) {
-      rememberAttachActionDeps(app, candidate);
-      return candidate;
-    }
-  }
-  // No cloud has the volume: any of them answers the same 404, so claim none.
-  const first = candidates[0];
-  if (!first) throw new Error('attach actions: attachmentsRoutes(deps) was never built');
-  return first;
-}
-
-function boundHandler(name: string): ActionHandler {
-  return async (req, res, volumeId, args) => {
-    let bound = boundByApp.get(req.app);
-    if (!bound) {
-      const deps = await depsFor(req.app, volumeId);
-      bound = createAttachActionHandlers(deps);
-      if (depsByApp.get(req.app) === deps) boundByApp.set(req.app, bound);
-    }
-    const handler = bound[name];
-    if (!handler) throw new Error(`attach actions: no handler ${name}`);
-    await handler(req, res, volumeId, args);
-  };
-}
-
-/**
- * The legacy attach actions for the volumes `/action` dispatcher. A dispatcher that has the deps
- * at hand should prefer `createAttachActionHandlers(deps)`, which needs no lookup.
- */
-export const attachActionHandlers: Record<string, ActionHandler> = Object.fromEntries(
-  [
-    'os-reserve',
-    'os-unreserve',
-    'os-begin_detaching',
-    'os-roll_detaching',
-    'os-attach',
-    'os-detach',
-    'os-initialize_connection',
-    'os-terminate_connection',
-  ].map((name) => [name, boundHandler(name)]),
-);
 
 const callerOf = (req: Request) => volumeCallerOf(authOf(req.ctx));
+const accepted = (res: Response) => res.status(202).type('application/json').end();
 
-/** The handlers bound to one cloud's store. */
-export function createAttachActionHandlers(deps: Deps): Record<string, ActionHandler> {
-  const { store } = deps;
-  const inTx = (fn: (tx: Tx) => Promise<unknown>) =>
-    store.transaction(async (tx) => {
-      await fn(tx);
-    });
-  const accepted = (res: Response) => res.status(202).type('application/json').end();
-
+export function attachActionHandlers(attachments: AttachmentsService): Record<string, ActionHandler> {
   return {
     'os-reserve': async (req, res, volumeId) => {
-      await inTx((tx) => reserveVolume(store, tx, callerOf(req), volumeId));
+      await attachments.reserveVolume(callerOf(req), volumeId);
       accepted(res);
     },
 
     'os-unreserve': async (req, res, volumeId) => {
-      await inTx((tx) => unreserveVolume(store, tx, callerOf(req), volumeId));
+      await attachments.unreserveVolume(callerOf(req), volumeId);
       accepted(res);
     },
 
     'os-begin_detaching': async (req, res, volumeId) => {
-      await inTx((tx) => beginDetaching(store, tx, callerOf(req), volumeId));
+      await attachments.beginDetaching(callerOf(req), volumeId);
       accepted(res);
     },
 
     'os-roll_detaching': async (req, res, volumeId) => {
-      await inTx((tx) => rollDetaching(store, tx, callerOf(req), volumeId));
+      await attachments.rollDetaching(callerOf(req), volumeId);
       accepted(res);
     },
 
     'os-attach': async (req, res, volumeId, args) => {
       const { 'os-attach': body } = parseBody(attachBody, { 'os-attach': args });
-      await inTx((tx) =>
-        attachVolume(store, tx, callerOf(req), {
-          volumeId,
-          instanceUuid: body.instance_uuid ?? null,
-          hostName: body.host_name ?? null,
-          mountpoint: body.mountpoint,
-          mode: body.mode ?? 'rw',
-        }),
-      );
+      await attachments.attachVolume(callerOf(req), {
+        volumeId,
+        instanceUuid: body.instance_uuid ?? null,
+        hostName: body.host_name ?? null,
+        mountpoint: body.mountpoint,
+        mode: body.mode ?? 'rw',
+      });
       accepted(res);
     },
 
     'os-detach': async (req, res, volumeId, args) => {
       const { 'os-detach': body } = parseBody(detachBody, { 'os-detach': args });
-      const attachmentId = body?.attachment_id ?? null;
-      const caller = callerOf(req);
-      // OSSA-2023-003: a user may not detach what Nova still uses (capture 58). Asked before the
-      // transaction, as Cinder asks Nova over HTTP first.
-      const volume = await visibleVolume(store.db, caller, volumeId, ATTACHMENT_RULES.detach);
-      const target = await attachmentToDetach(store.db, volume, attachmentId);
-      if (target) await assertDeletionAllowed(caller, target, novaAttachmentProbe(deps));
-      await inTx((tx) => detachVolume(store, tx, caller, volumeId, attachmentId));
+      await attachments.detachVolume(callerOf(req), volumeId, body?.attachment_id ?? null);
       accepted(res);
     },
 
     'os-initialize_connection': async (req, res, volumeId, args) => {
       parseBody(initializeBody, { 'os-initialize_connection': args });
-      const info = await initializeConnection(store.db, callerOf(req), volumeId);
+      const info = await attachments.initializeConnection(callerOf(req), volumeId);
       res.status(200).json({ connection_info: info });
     },
 
     'os-terminate_connection': async (req, res, volumeId, args) => {
       parseBody(terminateBody, { 'os-terminate_connection': args });
-      await inTx((tx) => terminateConnection(store, tx, callerOf(req), volumeId));
+      await attachments.terminateConnection(callerOf(req), volumeId);
       accepted(res);
     },
   };

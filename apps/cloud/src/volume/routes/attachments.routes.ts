@@ -1,44 +1,25 @@
 import { type Request, Router } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { badRequest, notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
-import {
-  type AttachmentHooks,
-  type AttachMode,
-  ATTACHMENT_RULES,
-  assertDeletionAllowed,
-  type Caller,
-  type Connector,
-  completeAttachment,
-  deleteAttachment,
-  getAttachment,
-  type ListRequest,
-  listAttachments,
-  novaAttachmentProbe,
-  reserveAttachment,
-  updateAttachment,
+import type {
+  AttachMode,
+  AttachmentsService,
+  Caller,
+  Connector,
+  ListRequest,
 } from '../service/attachments.service.js';
 import { callerOf as volumeCallerOf } from '../service/caller.js';
 import { parseListParams, QueryParams } from '../service/paging.js';
 import { attachmentDetail, attachmentList } from '../views/attachment.view.js';
-import { registerAttachActionDeps, rememberAttachActionDeps } from './attach-actions.js';
 import { cinderSchema, parseBody, type Schema } from './json-schema.js';
 
 /**
  * Cinder's attachments API (`api/v3/attachments.py`), 3.27+, under /volume/v3/{project_id}.
  * Bodies are checked against Cinder's JSON schemas, with its messages (captures 59, 256, 260).
  */
-export function attachmentsRoutes(deps: CloudDeps & AttachmentHooks): Router {
-  const { store } = deps;
+export function attachmentsRoutes(attachments: AttachmentsService): Router {
   const router = Router({ mergeParams: true });
-
-  // Lets the legacy attach actions (attach-actions.ts) find this cloud from their requests.
-  registerAttachActionDeps(deps);
-  router.use((req, _res, next) => {
-    rememberAttachActionDeps(req.app, deps);
-    next();
-  });
 
   // Every attachments route is "not found" below 3.27 (capture 46), whatever the method.
   router.use('/attachments', (req, _res, next) => {
@@ -47,17 +28,17 @@ export function attachmentsRoutes(deps: CloudDeps & AttachmentHooks): Router {
   });
 
   router.get('/attachments', async (req, res) => {
-    const rows = await listAttachments(store.db, callerOf(req), parseListQuery(req));
+    const rows = await attachments.list(callerOf(req), parseListQuery(req));
     res.json(attachmentList(rows, false));
   });
 
   router.get('/attachments/detail', async (req, res) => {
-    const rows = await listAttachments(store.db, callerOf(req), parseListQuery(req));
+    const rows = await attachments.list(callerOf(req), parseListQuery(req));
     res.json(attachmentList(rows, true));
   });
 
   router.get('/attachments/:attachmentId', async (req, res) => {
-    const row = await getAttachment(store.db, callerOf(req), req.params.attachmentId);
+    const row = await attachments.get(callerOf(req), req.params.attachmentId);
     res.json({ attachment: attachmentDetail(row) });
   });
 
@@ -67,34 +48,23 @@ export function attachmentsRoutes(deps: CloudDeps & AttachmentHooks): Router {
       versionOf(req.ctx).atLeast('3.54') ? createBodyV354 : createBody,
       req.ctx.body,
     );
-    const caller = callerOf(req);
-    const row = await store.transaction((tx) =>
-      reserveAttachment(store, tx, caller, {
-        volumeId: attachment.volume_uuid,
-        instanceUuid: attachment.instance_uuid ?? null,
-        connector: attachment.connector ?? null,
-        mode: attachment.mode ?? null,
-      }),
-    );
+    const row = await attachments.create(callerOf(req), {
+      volumeId: attachment.volume_uuid,
+      instanceUuid: attachment.instance_uuid ?? null,
+      connector: attachment.connector ?? null,
+      mode: attachment.mode ?? null,
+    });
     res.status(200).json({ attachment: attachmentDetail(row) });
   });
 
   router.put('/attachments/:attachmentId', async (req, res) => {
     const { attachment } = parseBody(updateBody, req.ctx.body);
-    const caller = callerOf(req);
-    const id = req.params.attachmentId;
-    const row = await store.transaction((tx) =>
-      updateAttachment(store, tx, caller, id, attachment.connector),
-    );
+    const row = await attachments.update(callerOf(req), req.params.attachmentId, attachment.connector);
     res.json({ attachment: attachmentDetail(row) });
   });
 
   router.delete('/attachments/:attachmentId', async (req, res) => {
-    const caller = callerOf(req);
-    const id = req.params.attachmentId;
-    const attachment = await getAttachment(store.db, caller, id, ATTACHMENT_RULES.delete);
-    await assertDeletionAllowed(caller, attachment, novaAttachmentProbe(deps));
-    const remaining = await store.transaction((tx) => deleteAttachment(store, tx, caller, id));
+    const remaining = await attachments.delete(callerOf(req), req.params.attachmentId);
     res.json(attachmentList(remaining, false));
   });
 
@@ -102,9 +72,7 @@ export function attachmentsRoutes(deps: CloudDeps & AttachmentHooks): Router {
     const action = actionName(req.ctx.body);
     if (action !== 'os-complete') throw badRequest(`There is no such action: ${action}`);
     if (versionOf(req.ctx).below('3.44')) throw notFound(WEBOB_NOT_FOUND);
-    const caller = callerOf(req);
-    const id = req.params.attachmentId;
-    await store.transaction((tx) => completeAttachment(store, tx, caller, id));
+    await attachments.complete(callerOf(req), req.params.attachmentId);
     res.status(204).end();
   });
 

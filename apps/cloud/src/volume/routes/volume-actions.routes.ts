@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { badRequest } from '../../platform/http/errors.js';
+import type { AttachmentsService } from '../service/attachments.service.js';
 import type { VolumesService } from '../service/volumes.service.js';
 import type { ActionHandler } from './action-types.js';
 import { attachActionHandlers } from './attach-actions.js';
@@ -52,9 +53,10 @@ export function volumeActionHandlers(volumes: VolumesService): Record<string, Ac
  * POST /volumes/{id}/action: Cinder dispatches on the body's single key (wsgi action_peek);
  * any other body shape is "Malformed request body", an unknown key "There is no such action".
  */
-export function volumeActionRoutes(volumes: VolumesService): Router {
+export function volumeActionRoutes(volumes: VolumesService, attachments: AttachmentsService): Router {
   const router = Router({ mergeParams: true });
   const own = volumeActionHandlers(volumes);
+  const attach = attachActionHandlers(attachments);
   router.post('/volumes/:volumeId/action', async (req, res) => {
     const body = req.ctx.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length !== 1) {
@@ -63,8 +65,8 @@ export function volumeActionRoutes(volumes: VolumesService): Router {
     const [name, args] = Object.entries(body)[0] as [string, unknown];
     const handler = Object.hasOwn(own, name)
       ? own[name]
-      : Object.hasOwn(attachActionHandlers, name)
-        ? attachActionHandlers[name]
+      : Object.hasOwn(attach, name)
+        ? attach[name]
         : undefined;
     if (!handler) throw badRequest(`There is no such action: ${name}`);
     await handler(req, res, param(req, 'volumeId'), args);

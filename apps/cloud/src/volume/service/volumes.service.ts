@@ -1,4 +1,4 @@
-import type { Store } from '../../platform/db/store.js';
+import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { assertProjectWriter } from '../../platform/http/policy.js';
@@ -482,24 +482,34 @@ export function createVolumesService(deps: {
       force = boolParam('force', params.force);
       if (cascade && force) throw badRequest('Cascade and force parameters are mutually exclusive.');
     }
-    const scheduled = await store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id, 'volume:delete');
-      if (force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
-      const attachments = await attachmentsStore.forVolume(tx, id);
-      if (v.host === null && attachments.length === 0) {
-        await volumesStore.delete(tx, id);
-        return false;
-      }
-      const ok =
-        v.attach_status !== 'attached' &&
-        NOT_MIGRATING.includes(v.migration_status) &&
-        attachments.length === 0 &&
-        (force || DELETABLE_STATUSES.includes(v.status));
-      if (!ok) throw invalidVolume(DELETE_REFUSED);
-      await volumesStore.update(tx, id, { status: 'deleting', updated_at: nowIso() });
-      return true;
-    });
-    if (scheduled) backend.scheduleDelete(id);
+    if (await store.transaction((tx) => removeWithin(tx, caller, id, { force }))) backend.scheduleDelete(id);
+  }
+
+  /**
+   * `remove`'s rules inside the caller's transaction; true when the backend must finish the
+   * delete (schedule it: its step locks the volume, so it waits for the transaction).
+   */
+  async function removeWithin(
+    tx: Tx,
+    caller: Caller,
+    id: string,
+    opts: { force: boolean },
+  ): Promise<boolean> {
+    const v = await lockVisible(caller, tx, id, 'volume:delete');
+    if (opts.force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
+    const attachments = await attachmentsStore.forVolume(tx, id);
+    if (v.host === null && attachments.length === 0) {
+      await volumesStore.delete(tx, id);
+      return false;
+    }
+    const ok =
+      v.attach_status !== 'attached' &&
+      NOT_MIGRATING.includes(v.migration_status) &&
+      attachments.length === 0 &&
+      (opts.force || DELETABLE_STATUSES.includes(v.status));
+    if (!ok) throw invalidVolume(DELETE_REFUSED);
+    await volumesStore.update(tx, id, { status: 'deleting', updated_at: nowIso() });
+    return true;
   }
 
   async function setBootable(caller: Caller, id: string, bootable: boolean): Promise<void> {
@@ -614,6 +624,7 @@ export function createVolumesService(deps: {
     create,
     update,
     remove,
+    removeWithin,
     setBootable,
     updateReadonlyFlag,
     retype,

@@ -27,6 +27,15 @@ export const attachmentsStore = {
   byId: (db: Db, id: string) =>
     db.selectFrom('volume_attachments').selectAll().where('id', '=', id).executeTakeFirst(),
 
+  async byIds(db: Db, ids: readonly string[]): Promise<AttachmentRow[]> {
+    const out: AttachmentRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      out.push(...(await db.selectFrom('volume_attachments').selectAll().where('id', 'in', chunk).execute()));
+    }
+    return out;
+  },
+
   /** An attachment with its volume's project, for visibility checks. */
   byIdWithProject: (db: Db, id: string) =>
     db
@@ -165,4 +174,13 @@ export const attachmentsStore = {
     db.updateTable('volume_attachments').set(changes).where('id', '=', id).execute(),
 
   delete: (db: Db, id: string) => db.deleteFrom('volume_attachments').where('id', '=', id).execute(),
+
+  deleteMany: async (db: Db, ids: readonly string[]) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      await db
+        .deleteFrom('volume_attachments')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+    }
+  },
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
 import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
 import { fault, novaClient } from './servers-fixtures.js';
 

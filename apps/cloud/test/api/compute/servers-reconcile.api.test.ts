@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reconcileCompute } from '../../../src/compute/reconcile.js';
 import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 import { allHostsEnabled, bfvBody, novaClient, serverRow, stepper } from './servers-fixtures.js';
 
 /**
  * A process killed mid-way leaves servers in whatever state its last step wrote; on start,
- * `reconcileCompute` moves each of them on from that state. The stepper's `abandon` plays the
+ * `compute.reconcile` moves each of them on from that state. The stepper's `abandon` plays the
  * crash: the work it held is lost.
  */
 
@@ -30,11 +29,11 @@ beforeEach(async () => {
 });
 
 async function restart() {
-  await reconcileCompute(tc.cloud.deps);
+  await tc.cloud.compute.reconcile();
   await tc.settle();
 }
 
-describe('reconcileCompute', () => {
+describe('compute.reconcile', () => {
   it('finishes a build caught at any step', async () => {
     for (let stepsBeforeCrash = 0; stepsBeforeCrash < 3; stepsBeforeCrash++) {
       const vol = await createVolume(tc, { projectId: demo.projectId, bootable: true });
