@@ -17,8 +17,13 @@ import {
 import type { Backend } from './service/backend.js';
 import type { TypesService } from './service/types.service.js';
 import type { CreateVolumeInput, VolumesService } from './service/volumes.service.js';
-import { type AttachmentRow, attachmentsStore } from './store/attachments.store.js';
-import { type VolumeRow, volumesStore } from './store/volumes.store.js';
+import { type AttachmentRow, type AttachmentState, attachmentsStore } from './store/attachments.store.js';
+import { type VolumeRow, type VolumeSummaryRow, volumesStore } from './store/volumes.store.js';
+
+/** What a whole-cloud view shows of an attachment, as read (column names), for speed. */
+export type { AttachmentState };
+/** What a whole-cloud view shows of a volume and its type's name, as read, for speed. */
+export type VolumeSummary = VolumeSummaryRow;
 
 type Db = Kysely<Schema>;
 
@@ -75,6 +80,12 @@ export interface VolumeApi {
   attachmentsOf(volumeId: string, db?: Db): Promise<Attachment[]>;
   /** Attachments by id (those that exist). */
   attachmentsByIds(attachmentIds: readonly string[], db?: Db): Promise<Attachment[]>;
+  /**
+   * A whole-cloud view (the topology extension): what it shows of these attachments and of
+   * these volumes (`ownerProjectId`: only that project's), as packed rows, whatever their number.
+   */
+  attachmentStates(attachmentIds: readonly string[] | 'all'): Promise<AttachmentState[]>;
+  summaries(volumeIds: readonly string[], ownerProjectId: string | null): Promise<VolumeSummary[]>;
   /** Whether the caller may use a volume type of this name or id. */
   typeExists(caller: Caller, nameOrId: string): Promise<boolean>;
   /** `POST /volumes`: the volume, `creating` until the backend has made it. */
@@ -157,6 +168,9 @@ export function createVolumeApi(deps: {
     async attachmentsByIds(attachmentIds, db = store.db) {
       return (await attachmentsStore.byIds(db, attachmentIds)).map(attachmentOf);
     },
+    attachmentStates: (attachmentIds) => attachmentsStore.states(store.db, store.engine, attachmentIds),
+    summaries: (volumeIds, ownerProjectId) =>
+      volumesStore.summaries(store.db, store.engine, volumeIds, ownerProjectId),
     async typeExists(caller, nameOrId) {
       return (await types.byNameOrId(caller, nameOrId).catch(() => null)) !== null;
     },

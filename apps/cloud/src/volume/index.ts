@@ -20,6 +20,7 @@ import { createVolumesService } from './service/volumes.service.js';
 export { seedVolume } from './seed.js';
 export type {
   Attachment,
+  AttachmentState,
   AttachMode,
   Caller,
   ConnectRequest,
@@ -27,6 +28,7 @@ export type {
   ReserveRequest,
   Volume,
   VolumeApi,
+  VolumeSummary,
 } from './api.js';
 export type { NovaClient } from './service/attachments.service.js';
 

@@ -8,15 +8,17 @@ import { newRequestId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 import type {
   Attachment,
+  AttachmentState,
   Caller,
   ConnectRequest,
   CreateVolumeInput,
   ReserveRequest,
   Volume,
   VolumeApi,
+  VolumeSummary,
 } from '../../volume/index.js';
 
-export type { Attachment, Volume } from '../../volume/index.js';
+export type { Attachment, AttachmentState, Volume, VolumeSummary } from '../../volume/index.js';
 
 type Db = Kysely<Schema>;
 
@@ -76,6 +78,12 @@ export function createVolumeClient(api: VolumeApi, logger: Logger) {
 
     attachmentsByIds: (attachmentIds: readonly string[], db?: Db): Promise<Attachment[]> =>
       api.attachmentsByIds(attachmentIds, db),
+
+    /** The topology's view of attachments and volumes across the cloud (admin reads, no caller). */
+    attachmentStates: (attachmentIds: readonly string[] | 'all'): Promise<AttachmentState[]> =>
+      api.attachmentStates(attachmentIds),
+    summaries: (volumeIds: readonly string[], ownerProjectId: string | null): Promise<VolumeSummary[]> =>
+      api.summaries(volumeIds, ownerProjectId),
 
     /** `_validate_volume_type_by_name_or_id`'s lookup. */
     typeExists: (caller: Caller, nameOrId: string): Promise<boolean> => api.typeExists(caller, nameOrId),

@@ -69,7 +69,7 @@ function parseQuery(query: unknown): TopologyQuery {
 export function topologyRoutes(deps: ComputeDeps): Router {
   const router = Router();
   router.get('/os-emulator-topology', async (req, res) => {
-    const topology = await buildTopology(deps.store, authOf(req.ctx), parseQuery(req.query));
+    const topology = await buildTopology(deps, authOf(req.ctx), parseQuery(req.query));
     res.status(200).json(topologyView(topology));
   });
   return router;
