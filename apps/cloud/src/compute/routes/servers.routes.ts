@@ -4,6 +4,7 @@ import { baseUrl } from '../../platform/http/base-url.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { canReadFlavorExtraSpecs } from '../policy.js';
+import { parseServerCreate } from '../schemas/servers.schemas.js';
 import { createServers } from '../service/server-create.service.js';
 import { scheduleBuildBatch } from '../host/server-lifecycle.js';
 import { deleteServer, getServer, listServers, loadExtras, type Query } from '../service/servers.service.js';
@@ -38,12 +39,9 @@ export function serverRoutes(deps: ComputeDeps): Router {
   const router = Router();
 
   router.post('/servers', async (req, res) => {
-    const { created, placement } = await createServers(
-      deps,
-      authOf(req.ctx),
-      versionOf(req.ctx),
-      req.ctx.body,
-    );
+    const version = versionOf(req.ctx);
+    const body = parseServerCreate(req.ctx.body, version);
+    const { created, placement } = await createServers(deps, authOf(req.ctx), version, body);
     scheduleBuildBatch(
       deps,
       created.servers.map((s) => s.id),

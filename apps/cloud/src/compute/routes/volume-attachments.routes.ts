@@ -14,7 +14,7 @@ import {
   volumeAttachmentsView,
   volumeAttachmentView,
 } from '../views/volume-attachment.view.js';
-import { parseAttachBody, parseListQuery, parseUpdateBody } from './volume-attachments.schema.js';
+import { parseAttachBody, parseListQuery, parseUpdateBody } from '../schemas/volume-attachments.schemas.js';
 
 type Params = { serverId: string; volumeId: string };
 

@@ -1,11 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import type { Store } from '../../platform/db/store.js';
-import { badRequest, conflict, notFound, OpenStackError } from '../../platform/http/errors.js';
-import type { Microversion } from '../../platform/http/microversion.js';
-import { isUuidLike } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
-import { BOOLEAN_ENUM_NO_LETTERS, boolFromString } from '../../platform/validation/parameter-types.js';
 import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
 import {
   type HostedServerRow,
@@ -14,17 +8,6 @@ import {
   type NodeRow,
   type ServiceRow,
 } from '../store/hosts.store.js';
-import {
-  enumParam,
-  type JsonSchema,
-  lastParam,
-  MAX_LIMIT,
-  nonNegativeIntParam,
-  type Query,
-  rejectUnknownParams,
-  singleValueParam,
-  validateBody,
-} from './request-schema.js';
 
 type Db = Kysely<Schema>;
 
@@ -119,7 +102,7 @@ function embeddedFlavor(text: string): Partial<FlavorSize> {
  * the reserved RAM; local disk only for servers booted from an image (a volume-backed root
  * lives on the volume service), plus ephemeral and swap.
  */
-async function usageByHost(db: Db, groups: HostedUsageRow[]): Promise<Map<string, HostUsage>> {
+export async function usageByHost(db: Db, groups: HostedUsageRow[]): Promise<Map<string, HostUsage>> {
   const sizes = groups.map((g) => embeddedFlavor(g.flavor));
   const missing = [
     ...new Set(
@@ -147,7 +130,7 @@ async function usageByHost(db: Db, groups: HostedUsageRow[]): Promise<Map<string
 }
 
 /** One usage group per server, for callers that read the servers themselves. */
-const usageGroupsOf = (servers: HostedServerRow[]): HostedUsageRow[] =>
+export const usageGroupsOf = (servers: HostedServerRow[]): HostedUsageRow[] =>
   servers.map((s) => ({
     host: s.host,
     flavor_id: s.flavor_id,
@@ -157,7 +140,7 @@ const usageGroupsOf = (servers: HostedServerRow[]): HostedUsageRow[] =>
     busy: s.task_state ? 1 : 0,
   }));
 
-function toComputeHost(node: NodeRow, svc: ServiceRow, usage: HostUsage | undefined): ComputeHost {
+export function toComputeHost(node: NodeRow, svc: ServiceRow, usage: HostUsage | undefined): ComputeHost {
   const u = usage ?? { vcpus: 0, memoryMb: 0, localGb: 0, runningVms: 0, currentWorkload: 0 };
   const used = {
     vcpus: u.vcpus,
@@ -194,13 +177,13 @@ function toComputeHost(node: NodeRow, svc: ServiceRow, usage: HostUsage | undefi
   };
 }
 
-interface NodeWithService {
+export interface NodeWithService {
   node: NodeRow;
   service: ServiceRow;
 }
 
 /** Nodes whose service still exists (Nova skips orphaned compute nodes in listings). */
-async function nodesWithServices(db: Db): Promise<NodeWithService[]> {
+export async function nodesWithServices(db: Db): Promise<NodeWithService[]> {
   const [nodes, services] = await Promise.all([hostsStore.listNodes(db), hostsStore.listServices(db)]);
   const byId = new Map(services.map((s) => [s.id, s]));
   return nodes.flatMap((node) => {
@@ -312,385 +295,4 @@ export async function listZonesDetail(db: Db): Promise<Zone[]> {
     }),
     ...unavailable.map((name) => ({ name, available: false, hosts: null })),
   ];
-}
-
-// ---------------------------------------------------------------------------------------------
-// os-services (nova/api/openstack/compute/services.py)
-// ---------------------------------------------------------------------------------------------
-
-const serviceString: JsonSchema = { type: 'string', minLength: 1, maxLength: 255 };
-const serviceBoolean: JsonSchema = { type: ['boolean', 'string'], enum: BOOLEAN_ENUM_NO_LETTERS };
-
-/** `schemas/services.py` `service_update_v2_53`. */
-const updateSchemaV253: JsonSchema = {
-  type: 'object',
-  properties: {
-    status: { type: 'string', enum: ['enabled', 'disabled'] },
-    disabled_reason: serviceString,
-    forced_down: serviceBoolean,
-  },
-  additionalProperties: false,
-};
-
-/** `service_update` (2.0) and `service_update_v211` (+ forced_down). */
-const legacyUpdateSchema = (withForce: boolean): JsonSchema => ({
-  type: 'object',
-  properties: {
-    host: serviceString,
-    binary: serviceString,
-    disabled_reason: serviceString,
-    ...(withForce ? { forced_down: serviceBoolean } : {}),
-  },
-  required: ['host', 'binary'],
-  additionalProperties: false,
-});
-const legacyUpdateSchemas = [legacyUpdateSchema(false), legacyUpdateSchema(true)] as const;
-
-export async function listServices(
-  db: Db,
-  query: Query,
-  version: Microversion,
-  authorize: () => void,
-): Promise<ServiceRow[]> {
-  if (version.atLeast('2.75')) rejectUnknownParams(query, ['host', 'binary']);
-  authorize();
-  const host = lastParam(query, 'host');
-  const binary = lastParam(query, 'binary');
-  return hostsStore.listServices(db, { ...(host ? { host } : {}), ...(binary ? { binary } : {}) });
-}
-
-/** The 2.53 body `{status, disabled_reason, forced_down}`. */
-export function parseServiceUpdateV253(body: unknown): Record<string, unknown> {
-  validateBody(updateSchemaV253, body);
-  return body as Record<string, unknown>;
-}
-
-const notComputeError = (binary: string) =>
-  badRequest(`Updating a ${binary} service is not supported. Only nova-compute services can be updated.`);
-
-/**
- * `PUT /os-services/{service_id}` from 2.53: enable/disable (with an optional reason) and force
- * down a nova-compute service. A disabled or forced-down host leaves the scheduler's candidates.
- */
-export async function updateServiceV253(
-  store: Store,
-  id: string,
-  body: Record<string, unknown>,
-  authorize: () => void,
-): Promise<ServiceRow> {
-  if (!isUuidLike(id)) throw badRequest(`Invalid uuid ${id}`);
-  authorize();
-  return store.transaction(async (tx) => {
-    const svc = await hostsStore.serviceByUuid(tx, id);
-    if (!svc) throw notFound(`Service ${id} could not be found.`);
-    if (svc.binary !== 'nova-compute') throw notComputeError(svc.binary);
-    const changes: Partial<ServiceRow> = {};
-    if ('status' in body) {
-      if (body['status'] === 'enabled') {
-        if (body['disabled_reason'])
-          throw badRequest("Specifying 'disabled_reason' with status 'enabled' is invalid.");
-        changes.status = 'enabled';
-        changes.disabled_reason = null;
-      } else {
-        changes.status = 'disabled';
-        changes.disabled_reason =
-          typeof body['disabled_reason'] === 'string' ? body['disabled_reason'] : null;
-      }
-    }
-    if ('forced_down' in body) changes.forced_down = boolFromString(body['forced_down']) ? 1 : 0;
-    if (Object.keys(changes).length === 0) {
-      throw badRequest("No updates were requested. Fields 'status' or 'forced_down' should be specified.");
-    }
-    changes.updated_at = nowIso();
-    await hostsStore.updateService(tx, svc.id, changes);
-    return { ...svc, ...changes };
-  });
-}
-
-/** Below 2.53: `PUT /os-services/{enable|disable|disable-log-reason|force-down}` with host+binary. */
-export function parseServiceUpdateLegacy(body: unknown, version: Microversion): Record<string, unknown> {
-  validateBody(legacyUpdateSchemas[version.atLeast('2.11') ? 1 : 0], body);
-  return body as Record<string, unknown>;
-}
-
-export interface LegacyUpdateResult {
-  host: string;
-  binary: string;
-  status?: 'enabled' | 'disabled';
-  disabled_reason?: string;
-  forced_down?: boolean;
-}
-
-export async function updateServiceLegacy(
-  store: Store,
-  action: string,
-  body: Record<string, unknown>,
-  version: Microversion,
-): Promise<LegacyUpdateResult> {
-  const actions = [
-    'enable',
-    'disable',
-    'disable-log-reason',
-    ...(version.atLeast('2.11') ? ['force-down'] : []),
-  ];
-  if (!actions.includes(action)) throw notFound('Unknown action');
-  const host = String(body['host']);
-  const binary = String(body['binary']);
-  const changes: Partial<ServiceRow> = {};
-  const result: LegacyUpdateResult = { host, binary };
-  if (action === 'enable') {
-    changes.status = 'enabled';
-    changes.disabled_reason = null;
-    result.status = 'enabled';
-  } else if (action === 'disable' || action === 'disable-log-reason') {
-    let reason: string | null = null;
-    if (action === 'disable-log-reason') {
-      if (!('disabled_reason' in body)) throw badRequest('Missing disabled reason field');
-      reason = String(body['disabled_reason']);
-    }
-    changes.status = 'disabled';
-    changes.disabled_reason = reason;
-    result.status = 'disabled';
-    if (reason) result.disabled_reason = reason;
-  } else {
-    if (!('forced_down' in body)) throw badRequest('Missing forced_down field');
-    const down = boolFromString(body['forced_down']);
-    changes.forced_down = down ? 1 : 0;
-    result.forced_down = down;
-  }
-  if (binary !== 'nova-compute') throw notComputeError(binary);
-  await store.transaction(async (tx) => {
-    const svc = await hostsStore.serviceByHostBinary(tx, host, binary);
-    if (!svc) throw notFound(`Host '${host}' is not mapped to any cell`);
-    await hostsStore.updateService(tx, svc.id, { ...changes, updated_at: nowIso() });
-  });
-  return result;
-}
-
-/** `DELETE /os-services/{id}`: refused while the host still runs servers. */
-export async function deleteService(store: Store, id: string, version: Microversion): Promise<void> {
-  const byUuid = version.atLeast('2.53');
-  if (byUuid && !isUuidLike(id)) throw badRequest(`Invalid uuid ${id}`);
-  if (!byUuid && !/^\s*[+-]?\d+\s*$/.test(id))
-    throw badRequest('Invalid input received: id must be an integer');
-  await store.transaction(async (tx) => {
-    const svc = byUuid
-      ? await hostsStore.serviceByUuid(tx, id)
-      : await hostsStore.serviceById(tx, Number.parseInt(id, 10));
-    if (!svc) throw notFound(`Service ${id} not found.`);
-    if (svc.binary === 'nova-compute' && (await hostsStore.countServersOnHost(tx, svc.host)) > 0) {
-      throw conflict(
-        'Unable to delete compute service that is hosting instances. Migrate or delete the instances first.',
-      );
-    }
-    await hostsStore.deleteService(tx, svc.id);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// os-hypervisors (nova/api/openstack/compute/hypervisors.py)
-// ---------------------------------------------------------------------------------------------
-
-export interface Hypervisor {
-  node: NodeRow;
-  service: ServiceRow;
-  host: ComputeHost;
-  /** Only when the caller asked for them (with_servers, or the old /servers route). */
-  servers: { name: string; uuid: string }[] | null;
-}
-
-export interface HypervisorPage {
-  hypervisors: Hypervisor[];
-  requestedLimit: number | undefined;
-  /** Next links are only built for paged listings (2.33+), never with a hostname pattern. */
-  links: boolean;
-  /** 2.75: `servers: []` is shown even when empty once with_servers was asked for. */
-  withServers: boolean;
-}
-
-async function hypervisorsOf(db: Db, pairs: NodeWithService[], withServers: boolean): Promise<Hypervisor[]> {
-  const servers = await hostsStore.hostedServers(
-    db,
-    pairs.map((p) => p.node.host),
-  );
-  const usage = await usageByHost(db, usageGroupsOf(servers));
-  return pairs.map(({ node, service }) => ({
-    node,
-    service,
-    host: toComputeHost(node, service, usage.get(node.host)),
-    servers: withServers
-      ? servers.filter((s) => s.host === node.host).map((s) => ({ name: s.name, uuid: s.id }))
-      : null,
-  }));
-}
-
-const noMatch = (pattern: string) => notFound(`No hypervisor matching '${pattern}' could be found.`);
-
-const HYPERVISOR_LIST_PARAMS_253 = ['limit', 'marker', 'hypervisor_hostname_pattern', 'with_servers'];
-
-/** `GET /os-hypervisors` and `/detail`, query handling per microversion (2.33 paging, 2.53 filters). */
-export async function listHypervisors(
-  db: Db,
-  query: Query,
-  version: Microversion,
-  authorize: () => void,
-): Promise<HypervisorPage> {
-  const v253 = version.atLeast('2.53');
-  const paged = version.atLeast('2.33');
-  let limitParam: number | undefined;
-  let marker: string | undefined;
-  let pattern: string | undefined;
-  let withServers = false;
-  if (v253) {
-    rejectUnknownParams(query, HYPERVISOR_LIST_PARAMS_253);
-    limitParam = nonNegativeIntParam(query, 'limit', true);
-    marker = singleValueParam(query, 'marker');
-    pattern = singleValueParam(query, 'hypervisor_hostname_pattern');
-    const ws = enumParam(query, 'with_servers', BOOLEAN_ENUM_NO_LETTERS, true);
-    withServers = ws !== undefined && boolFromString(ws);
-  } else if (paged) {
-    limitParam = nonNegativeIntParam(query, 'limit');
-    marker = lastParam(query, 'marker');
-  }
-  authorize();
-
-  let pairs = await nodesWithServices(db);
-  let links = paged;
-  if (pattern !== undefined) {
-    if (limitParam !== undefined || marker) {
-      throw badRequest(
-        'Paging over hypervisors with the hypervisor_hostname_pattern query parameter is not supported.',
-      );
-    }
-    links = false;
-    pairs = pairs.filter((p) => likeMatch(p.node.hypervisor_hostname, pattern));
-    if (pairs.length === 0) throw noMatch(pattern);
-  } else if (paged) {
-    if (marker !== undefined) {
-      const all = await hostsStore.listNodes(db);
-      const m = all.find((n) => (v253 ? n.uuid === marker : String(n.id) === marker));
-      if (!m) throw badRequest(`marker [${marker}] not found`);
-      pairs = pairs.filter((p) => p.node.id > m.id);
-    }
-    pairs = pairs.slice(0, Math.min(MAX_LIMIT, limitParam ?? MAX_LIMIT));
-  }
-  return {
-    hypervisors: await hypervisorsOf(db, pairs, withServers),
-    requestedLimit: limitParam,
-    links,
-    withServers,
-  };
-}
-
-/** SQL `LIKE '%pattern%'` as Nova searches hypervisor hostnames. */
-function likeMatch(hostname: string, pattern: string): boolean {
-  const re = pattern
-    .split('')
-    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(re, 'i').test(hostname);
-}
-
-/** Ids are uuids from 2.53 (400 otherwise), integers before (404 otherwise). */
-function validateHypervisorId(id: string, version: Microversion): void {
-  if (version.atLeast('2.53')) {
-    if (!isUuidLike(id)) throw badRequest(`Invalid uuid ${id}`);
-  } else if (!/^\s*[+-]?\d+\s*$/.test(id)) {
-    throw notFound(`Hypervisor with ID '${id}' could not be found.`);
-  }
-}
-
-async function findHypervisorPair(db: Db, id: string, version: Microversion): Promise<NodeWithService> {
-  const pairs = await nodesWithServices(db);
-  const found = version.atLeast('2.53')
-    ? pairs.find((p) => p.node.uuid === id)
-    : pairs.find((p) => p.node.id === Number.parseInt(id, 10));
-  if (!found) throw notFound(`Hypervisor with ID '${id}' could not be found.`);
-  return found;
-}
-
-export async function showHypervisor(
-  db: Db,
-  id: string,
-  query: Query,
-  version: Microversion,
-  authorize: () => void,
-): Promise<{ hypervisor: Hypervisor; withServers: boolean }> {
-  let withServers = false;
-  if (version.atLeast('2.53')) {
-    rejectUnknownParams(query, ['with_servers']);
-    const ws = enumParam(query, 'with_servers', BOOLEAN_ENUM_NO_LETTERS, true);
-    withServers = ws !== undefined && boolFromString(ws);
-  }
-  authorize();
-  validateHypervisorId(id, version);
-  const pair = await findHypervisorPair(db, id, version);
-  const [hypervisor] = await hypervisorsOf(db, [pair], withServers);
-  return { hypervisor: hypervisor!, withServers };
-}
-
-export const PROCESS_STARTED_AT = Date.now();
-
-/** libvirt's answer is the host's `uptime` output; ironic does not implement it (null / 501). */
-export function hostUptime(h: ComputeHost, now = Date.now()): string | null {
-  if (h.hypervisorType === 'ironic') return null;
-  const clock = new Date(now).toISOString().slice(11, 19);
-  const minutes = Math.floor((now - PROCESS_STARTED_AT) / 60_000);
-  const days = Math.floor(minutes / 1440);
-  const hh = Math.floor((minutes % 1440) / 60);
-  const mm = minutes % 60;
-  const since =
-    days > 0
-      ? `${days} day${days === 1 ? '' : 's'}, ${String(hh).padStart(2)}:${String(mm).padStart(2, '0')}`
-      : hh > 0
-        ? `${String(hh).padStart(2)}:${String(mm).padStart(2, '0')}`
-        : `${mm} min`;
-  return ` ${clock} up ${since},  0 users,  load average: 0.00, 0.00, 0.00`;
-}
-
-/** `GET /os-hypervisors/{id}/uptime` (below 2.88). */
-export async function hypervisorUptime(
-  db: Db,
-  id: string,
-  version: Microversion,
-  authorize: () => void,
-): Promise<{ hypervisor: Hypervisor; uptime: string }> {
-  authorize();
-  validateHypervisorId(id, version);
-  const pair = await findHypervisorPair(db, id, version);
-  const [hypervisor] = await hypervisorsOf(db, [pair], false);
-  const uptime = hostUptime(hypervisor!.host);
-  if (uptime === null) throw new OpenStackError(501, 'The requested functionality is not supported.');
-  return { hypervisor: hypervisor!, uptime };
-}
-
-/** The pre-2.53 `/{pattern}/search` and `/{pattern}/servers` routes. */
-export async function searchHypervisors(
-  db: Db,
-  pattern: string,
-  withServers: boolean,
-): Promise<Hypervisor[]> {
-  const pairs = (await nodesWithServices(db)).filter((p) => likeMatch(p.node.hypervisor_hostname, pattern));
-  if (pairs.length === 0) throw noMatch(pattern);
-  return hypervisorsOf(db, pairs, withServers);
-}
-
-/** `GET /os-hypervisors/statistics` (below 2.88): sums over every hypervisor. */
-export async function hypervisorStatistics(db: Db) {
-  const hosts = await hypervisorsOf(db, await nodesWithServices(db), false);
-  const sum = (f: (h: ComputeHost) => number) => hosts.reduce((a, h) => a + f(h.host), 0);
-  return {
-    count: hosts.length,
-    vcpus_used: sum((h) => h.usage.vcpus),
-    local_gb_used: sum((h) => h.usage.localGb),
-    memory_mb: sum((h) => h.capacity.memoryMb),
-    current_workload: sum((h) => h.usage.currentWorkload),
-    vcpus: sum((h) => h.capacity.vcpus),
-    running_vms: sum((h) => h.usage.runningVms),
-    free_disk_gb: sum((h) => h.free.localGb),
-    disk_available_least: sum((h) => h.free.localGb),
-    local_gb: sum((h) => h.capacity.localGb),
-    free_ram_mb: sum((h) => h.free.memoryMb),
-    memory_mb_used: sum((h) => h.usage.memoryMb),
-  };
 }

@@ -8,6 +8,7 @@ import { newReservationId, newUuid } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { userCaller, type Volume } from '../clients/volume-client.js';
 import type { Placement } from '../host/server-lifecycle.js';
+import type { ServerCreateBody } from '../schemas/servers.schemas.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type FlavorRow, flavorsStore } from '../store/flavors.store.js';
@@ -20,9 +21,7 @@ import {
   rootSpec,
   validateBdmSpecs,
 } from './bdm-validation.js';
-import { validateBody } from './request-schema.js';
 import { availableZones, computeHostExists } from './scheduler.js';
-import { serverCreateSchema } from './server-schemas.js';
 import { POWER, VM } from './server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
 
@@ -108,30 +107,26 @@ export async function createServers(
   deps: ComputeDeps,
   auth: AuthContext,
   version: Microversion,
-  body: unknown,
+  body: ServerCreateBody,
 ): Promise<{ created: CreatedServers; placement: Placement }> {
-  validateBody(serverCreateSchema(version), body);
   // Nova checks `servers:create` once the body is valid, before it looks at anything in it.
   assertProjectWriter(auth, RULES.serverCreate);
-  const root = body as Record<string, unknown>;
-  const s = root.server as Record<string, unknown>;
-  const name = s.name as string;
-  const description = version.atLeast('2.19') ? ((s.description as string | null | undefined) ?? null) : name;
-  const requestedHostname = version.atLeast('2.90') ? ((s.hostname as string | undefined) ?? null) : null;
-  const securityGroups = Array.isArray(s.security_groups)
-    ? [...new Set((s.security_groups as { name?: string }[]).flatMap((g) => (g.name ? [g.name] : [])))]
+  const s = body.server;
+  const name = s.name;
+  const description = version.atLeast('2.19') ? (s.description ?? null) : name;
+  const requestedHostname = version.atLeast('2.90') ? (s.hostname ?? null) : null;
+  const securityGroups = s.security_groups
+    ? [...new Set(s.security_groups.flatMap((g) => (g.name ? [g.name] : [])))]
     : ['default'];
 
   const minCount = intOf(s.min_count, 1);
   const maxCount = intOf(s.max_count, minCount);
   if (minCount > maxCount) throw badRequest('min_count must be <= max_count');
 
-  const az = parseAvailabilityZone((s.availability_zone as string | undefined) ?? null);
+  const az = parseAvailabilityZone(s.availability_zone ?? null);
   if ((az.host || az.node) && !auth.isAdmin) throw policyForbidden(FORCED_HOST_RULE);
-  const requestedHost = version.atLeast('2.74') ? ((s.host as string | undefined) ?? null) : null;
-  const requestedNode = version.atLeast('2.74')
-    ? ((s.hypervisor_hostname as string | undefined) ?? null)
-    : null;
+  const requestedHost = version.atLeast('2.74') ? (s.host ?? null) : null;
+  const requestedNode = version.atLeast('2.74') ? (s.hypervisor_hostname ?? null) : null;
   if (requestedHost || requestedNode) {
     if (!auth.isAdmin) throw policyForbidden(REQUESTED_DESTINATION_RULE);
     if (az.host || az.node) {
@@ -142,7 +137,7 @@ export async function createServers(
   }
 
   const { specs, given: bdmsGiven } = parseBdms(s);
-  const imageRef = typeof s.imageRef === 'string' && s.imageRef !== '' ? s.imageRef : null;
+  const imageRef = s.imageRef ? s.imageRef : null;
   if (!imageRef && !bdmsGiven) throw badRequest('Missing imageRef attribute');
 
   const flavorRow = await flavorsStore.byId(deps.store.db, String(s.flavorRef));
@@ -164,7 +159,7 @@ export async function createServers(
     if (!image) throw badRequest('Can not find requested image');
     if (image.status !== 'active') throw badRequest(`Image ${imageRef} is not active.`);
   } else {
-    if (Array.isArray(s.trusted_image_certificates) && s.trusted_image_certificates.length > 0) {
+    if (s.trusted_image_certificates && s.trusted_image_certificates.length > 0) {
       throw badRequest('Image certificate validation is not supported when booting from volume');
     }
     const boot = rootSpec(specs);
@@ -182,9 +177,9 @@ export async function createServers(
   }
 
   // Base options: no keypairs or networks exist in this cloud, so any named one is unknown.
-  if (typeof s.key_name === 'string') throw badRequest('Invalid key_name provided.');
+  if (s.key_name !== undefined) throw badRequest('Invalid key_name provided.');
   if (Array.isArray(s.networks)) {
-    for (const n of s.networks as { uuid?: string; port?: string | null }[]) {
+    for (const n of s.networks) {
       if (n.port) throw badRequest(`Port ${n.port} could not be found.`);
       if (n.uuid) throw badRequest(`Network ${n.uuid} could not be found.`);
     }
@@ -229,7 +224,7 @@ export async function createServers(
 
   const count = maxCount;
   const reservationId = newReservationId();
-  const adminPass = typeof s.adminPass === 'string' ? s.adminPass : generatePassword();
+  const adminPass = s.adminPass ?? generatePassword();
   const now = nowIso();
   const servers = await deps.store.transaction(async (tx) => {
     const rows: ServerRow[] = [];
@@ -264,7 +259,7 @@ export async function createServers(
         launch_index: index,
         key_name: null,
         metadata: JSON.stringify(s.metadata ?? {}),
-        tags: JSON.stringify(version.atLeast('2.52') && Array.isArray(s.tags) ? s.tags : []),
+        tags: JSON.stringify(version.atLeast('2.52') && s.tags ? s.tags : []),
         security_groups: JSON.stringify(securityGroups),
         config_drive: s.config_drive !== undefined && boolFromValue(s.config_drive) ? 'True' : '',
         locked: 0,

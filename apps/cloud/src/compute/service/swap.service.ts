@@ -6,6 +6,7 @@ import { nowIso } from '../../platform/time.js';
 import { userCaller } from '../clients/volume-client.js';
 import type { ComputeDeps } from '../deps.js';
 import { finishSwap } from '../host/volume-connect.js';
+import type { UpdateBody } from '../schemas/volume-attachments.schemas.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { bdmsStore } from '../store/bdms.store.js';
 import type { ServerRow } from '../store/servers.store.js';
@@ -30,15 +31,7 @@ export interface UpdateAttachmentRequest {
   serverId: string;
   /** The volume in the path. */
   volumeId: string;
-  /** `volumeAttachment` as validated by the route's schema. */
-  body: {
-    volumeId: string;
-    id?: string;
-    serverId?: string;
-    device?: string | null;
-    tag?: string;
-    deleteOnTermination?: boolean;
-  };
+  body: UpdateBody;
   version: Microversion;
 }
 

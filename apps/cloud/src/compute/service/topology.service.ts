@@ -2,6 +2,7 @@ import type { AuthContext } from '../../platform/http/context.js';
 import { policyForbidden } from '../../platform/http/errors.js';
 import type { AttachmentState, VolumeSummary } from '../clients/volume-client.js';
 import type { ComputeDeps } from '../deps.js';
+import type { TopologyQuery } from '../schemas/topology.schemas.js';
 import { novaHostId } from '../host-id.js';
 import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
 import {
@@ -12,22 +13,10 @@ import {
   topologyStore,
 } from '../store/topology.store.js';
 
-export const DEFAULT_STUCK_AFTER_SECONDS = 300;
-
 /** Cinder attachment states that should pass within seconds; sitting in one is a risk. */
 const TRANSITIONAL_STATUSES = new Set(['reserved', 'attaching', 'detaching']);
 
 export type AttachMode = 'rw' | 'ro';
-
-export interface TopologyQuery {
-  /** `all_tenants` as given (null when absent). Admins see every project unless it is false. */
-  allTenants: boolean | null;
-  projectId: string | null;
-  host: string | null;
-  serverId: string | null;
-  volumeId: string | null;
-  stuckAfterSeconds: number;
-}
 
 export interface HostService {
   state: 'up' | 'down';
