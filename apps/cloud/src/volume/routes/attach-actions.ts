@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import { authOf } from '../../platform/http/context.js';
-import type { AttachMode, AttachmentsService } from '../service/attachments.service.js';
+import type { AttachmentsService } from '../service/attachments.service.js';
 import { callerOf as volumeCallerOf } from '../service/caller.js';
 import type { ActionHandler } from './action-types.js';
-import { cinderSchema, parseBody, type Schema } from './json-schema.js';
+import { parseBody } from '../schemas/validation.js';
+import { attachBody, detachBody, initializeBody, terminateBody } from '../schemas/volume-actions.schemas.js';
 
 /**
  * The legacy attach actions of `POST /volumes/{id}/action` (Cinder's `contrib/volume_actions.py`)
@@ -67,76 +68,3 @@ export function attachActionHandlers(attachments: AttachmentsService): Record<st
     },
   };
 }
-
-// --- Cinder's request schemas (`api/schemas/volume_actions.py`) ----------------------------------
-
-const uuid: Schema = { type: 'string', format: 'uuid' };
-
-const ATTACH_SCHEMA: Schema = {
-  type: 'object',
-  properties: {
-    'os-attach': {
-      type: 'object',
-      properties: {
-        instance_uuid: uuid,
-        mountpoint: { type: 'string', minLength: 1, maxLength: 255 },
-        host_name: { type: 'string', maxLength: 255 },
-        mode: { type: 'string', enum: ['rw', 'ro'] },
-      },
-      required: ['mountpoint'],
-      anyOf: [{ required: ['instance_uuid'] }, { required: ['host_name'] }],
-      additionalProperties: false,
-    },
-  },
-  required: ['os-attach'],
-  additionalProperties: false,
-};
-
-const DETACH_SCHEMA: Schema = {
-  type: 'object',
-  properties: {
-    'os-detach': {
-      type: ['object', 'null'],
-      // null is allowed for backward compatibility.
-      properties: { attachment_id: { type: ['string', 'null'], format: 'uuid' } },
-      additionalProperties: false,
-    },
-  },
-  required: ['os-detach'],
-  additionalProperties: false,
-};
-
-const INITIALIZE_SCHEMA: Schema = {
-  type: 'object',
-  properties: {
-    'os-initialize_connection': {
-      type: 'object',
-      properties: { connector: { type: ['object', 'string'] } },
-      required: ['connector'],
-      additionalProperties: false,
-    },
-  },
-  required: ['os-initialize_connection'],
-  additionalProperties: false,
-};
-
-const TERMINATE_SCHEMA: Schema = {
-  type: 'object',
-  properties: {
-    'os-terminate_connection': {
-      type: 'object',
-      properties: { connector: { type: ['string', 'object', 'null'] } },
-      required: ['connector'],
-      additionalProperties: false,
-    },
-  },
-  required: ['os-terminate_connection'],
-  additionalProperties: false,
-};
-
-const attachBody = cinderSchema<{
-  'os-attach': { instance_uuid?: string; mountpoint: string; host_name?: string; mode?: AttachMode };
-}>(ATTACH_SCHEMA);
-const detachBody = cinderSchema<{ 'os-detach': { attachment_id?: string | null } | null }>(DETACH_SCHEMA);
-const initializeBody = cinderSchema<unknown>(INITIALIZE_SCHEMA);
-const terminateBody = cinderSchema<unknown>(TERMINATE_SCHEMA);

@@ -5,9 +5,15 @@ import type { VolumesService } from '../service/volumes.service.js';
 import type { ActionHandler } from './action-types.js';
 import { attachActionHandlers } from './attach-actions.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
-import { parseBody } from './json-schema.js';
+import { parseBody } from '../schemas/validation.js';
 import { callerFor, param, sendEmpty, versionFor } from './route-helpers.js';
-import { extendBody, readonlyBody, resetStatusBody, retypeBody, setBootableBody } from './schemas.js';
+import {
+  extendBody,
+  readonlyBody,
+  resetStatusBody,
+  retypeBody,
+  setBootableBody,
+} from '../schemas/volume-actions.schemas.js';
 
 /** The volume actions this file implements; the legacy attach actions come from attach-actions.ts. */
 export function volumeActionHandlers(volumes: VolumesService): Record<string, ActionHandler> {
