@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, scriptedNova, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { afterEach, beforeAll, describe, expect } from 'vitest';
+import { http, type Session, scriptedNova, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { connector, createVolume } from '../helpers/volume-fixtures.js';
 import {
   type CompareCaptureOptions,
@@ -20,12 +21,10 @@ let tc: TestCloud;
 let demo: Session;
 const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  tc = await startCloud({}, { nova });
-  demo = await login(tc, 'demo');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest({}, { nova });
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
 });
 afterEach(() => {
   nova.answer = null;

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import {
   type Capture,
   type CompareCaptureOptions,
@@ -19,12 +20,10 @@ import {
  */
 let tc: TestCloud;
 let sessions: Record<'demo' | 'admin', Session>;
-beforeAll(async () => {
-  tc = await startCloud();
-  sessions = { demo: await login(tc, 'demo'), admin: await login(tc, 'admin') };
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  sessions = { demo: demoSession, admin: adminSession };
 });
 
 type User = 'demo' | 'admin' | 'none';

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Microversion } from '../../../src/platform/http/microversion.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { bdmRows, createServer, setServer } from '../../helpers/compute-fixtures.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 
@@ -8,13 +9,11 @@ let tc: TestCloud;
 let demo: Session;
 let admin: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 
 type Opts = { version?: string; session?: Session };

@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect } from 'vitest';
 import { http, login, type Session, scriptedNova, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, connector, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 
 const nova = scriptedNova();
@@ -7,13 +8,11 @@ let tc: TestCloud;
 let demo: Session;
 let admin: Session;
 
-beforeAll(async () => {
-  tc = await startCloud({}, { nova });
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest({}, { nova });
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 afterEach(() => {
   nova.answer = null;

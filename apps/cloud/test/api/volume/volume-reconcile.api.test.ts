@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { VolumesTable } from '../../../src/platform/db/schema.js';
 import { BACKEND } from '../../../src/volume/service/backend.js';
 import { startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 
 let tc: TestCloud;
-beforeAll(async () => {
-  tc = await startCloud();
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud }) => {
+  tc = cloud;
 });
 
 /** A volume row as a killed process would have left it. */
