@@ -33,6 +33,18 @@ const projects: TestProjectInlineConfiguration[] = [
       ...(testDatabaseUrl ? { env: { TEST_DATABASE_URL: testDatabaseUrl } } : {}),
     },
   },
+  // The repository as a whole: it stands alone, its README matches the code, `npm start` and the
+  // production build work (test/repo; some of these start real processes).
+  {
+    test: {
+      name: 'repo',
+      root: '.',
+      environment: 'node',
+      include: ['test/repo/**/*.test.ts'],
+      testTimeout: 180_000,
+      hookTimeout: 120_000,
+    },
+  },
   {
     root: './packages/shared',
     test: {

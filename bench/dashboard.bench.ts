@@ -491,7 +491,7 @@ interface StartResult {
 
 /** The pieces a start is made of, each timed alone: what loading the code costs before any app runs. */
 const START_PARTS = [
-  { what: 'an npm command (`npm --version`); the chain runs three', cmd: 'npm', args: ['--version'] },
+  { what: 'an npm command (`npm --version`); the chain runs one', cmd: 'npm', args: ['--version'] },
   {
     what: 'Node with tsx (`node --import tsx -e 0`)',
     cmd: process.execPath,
@@ -603,7 +603,7 @@ function startSection(ctx: BenchContext, m: StartMeasurement): BenchSection {
     command: 'npm run bench -- --only dashboard',
     method:
       `Runs \`npm start\` (npm, then \`scripts/start.mjs\`, which starts the bundled cloud and, once ` +
-      `Keystone answers, the BFF, each through \`npm run start --workspace\` and tsx) from the ` +
+      `Keystone answers, the BFF, each as \`node --import tsx\`) from the ` +
       `repository root with fresh \`CLOUD_PORT\` and \`PORT\` and every other setting at its default ` +
       `(info logs, backend delay), as a user would. \`DATABASE_URL\` is a new SQLite file, or a new ` +
       `PostgreSQL database (which the BFF then uses for its sessions too). Polls every 50 ms until ` +
@@ -629,7 +629,7 @@ function startSection(ctx: BenchContext, m: StartMeasurement): BenchSection {
     verdicts: [],
     notes: [
       "What limits it: loading code, not the apps' own start. `npm start` is a chain of processes " +
-        '(npm, `scripts/start.mjs`, then for each app npm again, tsx and Node), each app runs from its ' +
+        '(npm, `scripts/start.mjs`, then for each app Node with the tsx loader), each app runs from its ' +
         'TypeScript through tsx, which transpiles (cached after the first run) and loads every module, ' +
         "and the BFF starts only once the cloud answers, so the two apps' loads add up: the second " +
         'table times those pieces alone. Migrations and seed data on an empty database are a small ' +

@@ -1,20 +1,19 @@
 #!/usr/bin/env node
-// `npm start`: the bundled cloud, then the dashboard's BFF pointed at it. Builds the web app first
-// when it has a build script and no dist yet. Each child's output is prefixed with its name; both
-// stop on Ctrl-C / SIGTERM, or as soon as either one exits.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+// `npm start`: the bundled cloud, then the dashboard's BFF pointed at it, in development mode (tsx).
+// Builds the web app first when it is missing, quietly (its output only when it fails). Each child's
+// output is prefixed with its name; once the cloud and the dashboard both answer their health checks,
+// one line says where to go and how to sign in. Both stop on Ctrl-C / SIGTERM, or as soon as either
+// one exits, and when the terminal closes. What the children get (pretty logs, colour only on a terminal) is in start-plan.mjs.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startPlan } from './start-plan.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const cloudPort = process.env.CLOUD_PORT || '8780';
-const cloudHost = process.env.CLOUD_HOST || '127.0.0.1';
-// A cloud listening on every interface is still reached on loopback.
-const reachHost = ['0.0.0.0', '::', '[::]'].includes(cloudHost) ? '127.0.0.1' : cloudHost;
-const identityUrl = `http://${reachHost.includes(':') ? `[${reachHost}]` : reachHost}:${cloudPort}/identity/v3`;
+const plan = startPlan(process.env, { root, tty: Boolean(process.stdout.isTTY) });
 
 const say = (msg) => process.stdout.write(`[start] ${msg}\n`);
 
@@ -22,26 +21,45 @@ function pipe(stream, tag, out) {
   createInterface({ input: stream }).on('line', (line) => out.write(`[${tag}] ${line}\n`));
 }
 
-function buildWebIfNeeded() {
-  const pkgFile = join(root, 'apps/web/package.json');
-  if (!existsSync(pkgFile)) return;
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
-  if (!pkg.scripts?.build || existsSync(join(root, 'apps/web/dist/index.html'))) return;
-  say('building the web app (apps/web/dist is missing)');
-  const r = spawnSync(npm, ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) {
-    say(`the web app did not build (exit ${r.status}); the API still starts`);
+/** Runs the web app's build with its output kept aside; resolves to its exit code and output. */
+function runWebBuild() {
+  const args = ['run', 'build', '--workspace', 'apps/web'];
+  if (plan.customWebDist) args.push('--', '--outDir', plan.webDist);
+  return new Promise((done) => {
+    const child = spawn(npm, args, { cwd: root, env: plan.buildEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (b) => output.push(b));
+    child.stderr.on('data', (b) => output.push(b));
+    child.on('error', (err) => done({ code: 1, output: err.message }));
+    child.on('close', (code) => done({ code: code ?? 1, output: Buffer.concat(output).toString() }));
+  });
+}
+
+async function buildWebIfMissing() {
+  if (existsSync(join(plan.webDist, 'index.html'))) return;
+  process.stdout.write('[start] building the web app… ');
+  const started = performance.now();
+  const { code, output } = await runWebBuild();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (code === 0) {
+    process.stdout.write(`done in ${seconds} s\n`);
+    return;
   }
+  process.stdout.write(`failed (exit ${code}) after ${seconds} s; the build said:\n`);
+  process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  say('the dashboard starts without its web app (the API still works)');
 }
 
 const children = new Map();
 let stopping = false;
+let exitCode = 0;
 
 function start(tag, env) {
-  // Its own process group, so stopping it also stops what npm started under it.
-  const child = spawn(npm, ['run', 'start', '--workspace', `apps/${tag}`], {
+  // Node runs the TypeScript through tsx's loader: one process per app, in its own process group so
+  // that stopping it stops whatever it started.
+  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${tag}/src/main.ts`], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
   });
@@ -57,10 +75,8 @@ function start(tag, env) {
       process.exit(exitCode);
     }
   });
-  return child;
 }
 
-let exitCode = 0;
 function stop(code = 0) {
   if (stopping) return;
   stopping = true;
@@ -83,36 +99,52 @@ function signal(child, sig) {
   }
 }
 
-async function waitForCloud(timeoutMs = 60_000) {
+/** Polls `url` until it answers 200; returns the last answer otherwise (null: never reached). */
+async function waitFor200(url, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (stopping) return false;
+  let last = null;
+  while (Date.now() < deadline && !stopping) {
     try {
-      const res = await fetch(identityUrl, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return true;
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      const text = await res.text();
+      if (res.ok) return { ok: true };
+      last = `${res.status} ${text.slice(0, 200)}`;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return false;
+  return { ok: false, last };
 }
 
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop(0));
+// SIGHUP: the terminal closed. The children sit in process groups of their own, which it does not reach.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
 // `npm start` does not always pass SIGTERM on: when npm goes, this goes too.
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) stop(0);
 }, 1_000).unref();
 
-buildWebIfNeeded();
-start('cloud', { CLOUD_PORT: cloudPort });
-say(`waiting for the cloud at ${identityUrl}`);
-if (!(await waitForCloud())) {
-  if (!stopping) {
-    say('the cloud did not answer in time');
-    stop(1);
+await buildWebIfMissing();
+if (!stopping) {
+  start('cloud', plan.cloudEnv);
+  const cloud = await waitFor200(plan.identityUrl);
+  if (!cloud.ok) {
+    if (!stopping) {
+      say(`the cloud did not answer at ${plan.identityUrl} within 60 s`);
+      stop(1);
+    }
+  } else {
+    start('bff', plan.bffEnv);
+    const dashboard = await waitFor200(plan.healthUrl);
+    if (dashboard.ok) {
+      process.stdout.write(`${plan.banner}\n`);
+    } else if (!stopping) {
+      // It may still come up (a cloud it cannot reach yet): keep running and say what it answered.
+      say(
+        `the dashboard did not report healthy at ${plan.healthUrl} within 60 s` +
+          (dashboard.last ? ` (last answer: ${dashboard.last})` : ' (no answer)'),
+      );
+    }
   }
-} else {
-  start('bff', { OS_AUTH_URL: process.env.OS_AUTH_URL || identityUrl, PORT: process.env.PORT || '8080' });
 }

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import compression from 'compression';
-import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import helmet from 'helmet';
 import type { BffConfig } from './config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { authService } from './features/auth/auth.service.js';
+import { type LoginLimiter, loginLimiterFor } from './features/auth/login-limits.js';
 import { attachmentsRoutes } from './features/attachments/attachments.routes.js';
 import { catalogRoutes } from './features/catalog/catalog.routes.js';
 import { hostsRoutes } from './features/hosts/hosts.routes.js';
@@ -19,11 +19,16 @@ import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
+import { accessLog } from './platform/access-log.js';
 import { ApiError, errorHandler, notFound } from './platform/errors.js';
+import { databaseProbe, HealthMonitor, healthRoute } from './platform/health.js';
 import type { Logger } from './platform/logger.js';
 import { ChangeBus } from './platform/events.js';
+import { requireSameOrigin } from './platform/same-origin.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
 import type { SessionStore } from './platform/session-store.js';
+import { jsonBodies } from './platform/validate.js';
+import { type VolumeLock, volumeLockFor } from './platform/volume-lock.js';
 
 export interface BffDeps {
   config: BffConfig;
@@ -31,15 +36,23 @@ export interface BffDeps {
   sessions: SessionStore;
   /** Made by createBffApp when not given. */
   changes?: ChangeBus;
+  /** The sign-in limits; made from the config when not given (PostgreSQL with DATABASE_URL). */
+  loginLimiter?: LoginLimiter;
+  /** The per-volume critical section; made from the config (PostgreSQL or memory) when not given. */
+  volumeLock?: VolumeLock;
 }
 
 /** Builds the BFF. It never listens: main.ts and the tests do. */
 export function createBffApp(deps: BffDeps): Express {
   const { config, logger, sessions } = deps;
   const changes = deps.changes ?? new ChangeBus();
+  const volumeLock = deps.volumeLock ?? volumeLockFor(config.sessionDatabaseUrl, logger);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-* (the client address the sign-in limits count) only from proxies the operator named.
+  app.set('trust proxy', config.trustProxy);
+  // First: every answer, even a refusal by the middleware below, has its id and its access line.
+  app.use(accessLog(logger));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -63,22 +76,28 @@ export function createBffApp(deps: BffDeps): Express {
   const keystone = keystoneClient(config.authUrl);
   const auth = authService(config, keystone, sessions);
 
+  // For load balancers and the dashboard's banner: no session, no body parsing, no cookie.
+  const health = new HealthMonitor(
+    [
+      { name: 'cloud', label: 'the cloud', target: config.authUrl, check: () => keystone.ping(2_000) },
+      ...(config.sessionDatabaseUrl ? [databaseProbe(config.sessionDatabaseUrl, logger)] : []),
+    ],
+    logger,
+  );
+  app.get('/api/health', healthRoute(health));
+
   const api = Router();
-  api.use(express.json({ limit: '256kb' }));
-  api.use(cookieParser());
-  api.use(loadSession(sessions));
-  api.use(requireCsrf);
-  api.get('/api/health', (_req, res) => {
-    res.json({ ok: true });
-  });
-  api.use(authRoutes(config, auth));
+  // Only the API needs bodies and sessions: the static app is served without a session lookup.
+  api.use('/api', requireSameOrigin(config.allowedOrigins), ...jsonBodies('256kb'));
+  api.use('/api', loadSession(sessions, logger), requireCsrf);
+  api.use(authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)));
   // Feature routers: one line each (features/<name>/<name>.routes.ts).
   api.use(volumesRoutes(changes));
   api.use(serversRoutes(changes));
-  api.use(attachmentsRoutes(changes));
+  api.use(attachmentsRoutes(changes, volumeLock));
   api.use(catalogRoutes());
   api.use(hostsRoutes());
-  api.use(launchRoutes({ config, logger, changes }));
+  api.use(launchRoutes({ config, logger, changes, volumeLock }));
   api.use(openapiRoutes());
   api.use(preflightRoutes());
   api.use(topologyRoutes());

@@ -1,14 +1,17 @@
 import { createBffApp } from './app.js';
 import { loadConfig } from './config.js';
+import { clientErrorResponder } from './platform/client-error.js';
 import { createLogger } from './platform/logger.js';
 import { MemorySessionStore, PgSessionStore } from './platform/session-store.js';
+import { volumeLockFor } from './platform/volume-lock.js';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, config.logOutput);
 const sessions = config.sessionDatabaseUrl
-  ? new PgSessionStore(config.sessionDatabaseUrl)
+  ? new PgSessionStore(config.sessionDatabaseUrl, logger)
   : new MemorySessionStore();
-const app = createBffApp({ config, logger, sessions });
+const volumeLock = volumeLockFor(config.sessionDatabaseUrl, logger);
+const app = createBffApp({ config, logger, sessions, volumeLock });
 
 const server = app.listen(config.port, config.host, () => {
   logger.info(
@@ -20,10 +23,11 @@ const server = app.listen(config.port, config.host, () => {
     `dashboard on http://${config.host}:${config.port}`,
   );
 });
+server.on('clientError', clientErrorResponder(logger));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close();
-    void sessions.close().then(() => process.exit(0));
+    void Promise.allSettled([sessions.close(), volumeLock.close()]).then(() => process.exit(0));
   });
 }

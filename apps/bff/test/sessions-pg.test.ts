@@ -31,7 +31,7 @@ describe.runIf(url)('sessions in PostgreSQL shared by two BFFs', () => {
   beforeAll(async () => {
     cloud = await startCloud();
     for (let i = 0; i < 2; i++) {
-      const store = new PgSessionStore(url!, table);
+      const store = new PgSessionStore(url!, createLogger('silent'), table);
       const app = createBffApp({
         config: {
           ...loadConfig({}),
@@ -143,7 +143,7 @@ describe.runIf(url)('a session store whose first query failed', () => {
   it('tries again on the next request instead of failing forever', async () => {
     // The table's schema does not exist yet: the store's first query fails as it would with PostgreSQL down.
     const schema = `s_${randomBytes(5).toString('hex')}`;
-    const store = new PgSessionStore(url!, `${schema}.bff_sessions`);
+    const store = new PgSessionStore(url!, createLogger('silent'), `${schema}.bff_sessions`);
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {

@@ -23,8 +23,9 @@ export interface CloudOptions {
 
 /**
  * The composition root: builds each service once and hands each what it needs of the others.
- * Compute asks the volume and image services through their APIs; Cinder asks Nova whether an
- * attachment is still in use (OSSA-2023-003). It never listens: main.ts and the tests do.
+ * Compute asks the volume and image services through their APIs; Cinder asks the image service
+ * for the image a volume is created from, and Nova whether an attachment is still in use
+ * (OSSA-2023-003). It never listens: main.ts and the tests do.
  */
 export function createApp(deps: CloudDeps, options: CloudOptions = {}): Cloud {
   const app = express();
@@ -39,7 +40,7 @@ export function createApp(deps: CloudDeps, options: CloudOptions = {}): Cloud {
   const nova: NovaClient = options.nova ?? {
     isUsingAttachment: (serverId, attachmentId) => compute.isUsingAttachment(serverId, attachmentId),
   };
-  const volume = createVolumeService({ ...deps, identity, nova });
+  const volume = createVolumeService({ ...deps, identity, nova, images: image.api });
   const compute = createComputeService({ ...deps, identity, volumes: volume.api, images: image.api });
 
   app.use('/identity', identity.router);

@@ -1,9 +1,10 @@
 import { bootCloud } from './boot.js';
 import { loadConfig } from './config.js';
+import { clientErrorResponder } from './platform/http/client-error.js';
 import { createLogger } from './platform/logger.js';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, config.logOutput);
 
 const cloud = await bootCloud(config, logger);
 const server = cloud.app.listen(config.port, config.host, () => {
@@ -12,6 +13,7 @@ const server = cloud.app.listen(config.port, config.host, () => {
     `bundled cloud listening on http://${config.host}:${config.port} (Keystone at /identity/v3)`,
   );
 });
+server.on('clientError', clientErrorResponder(logger));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -1,5 +1,6 @@
 /** The BFF's paths, shared by its routes and the web app's fetchers. */
 export const apiPaths = {
+  health: '/api/health',
   session: '/api/session',
   sessionProject: '/api/session/project',
   capabilities: '/api/capabilities',

@@ -8,6 +8,12 @@ describe('apiErrorSchema', () => {
     });
     expect(parsed.error.code).toBe('volume_in_use');
   });
+  it('carries the request id people quote', () => {
+    const parsed = apiErrorSchema.parse({
+      error: { code: 'cloud_unreachable', message: 'No answer', requestId: 'req-1' },
+    });
+    expect(parsed.error.requestId).toBe('req-1');
+  });
   it('refuses an error without a code', () => {
     expect(apiErrorSchema.safeParse({ error: { code: '', message: 'x' } }).success).toBe(false);
   });

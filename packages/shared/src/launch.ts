@@ -9,21 +9,31 @@ export const launchRequestSchema = z
       .min(1, 'Give the servers a name')
       .max(60)
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Letters, digits, dot, dash and underscore only'),
-    count: z.coerce.number().int().min(1, 'At least 1 server').max(200, 'At most 200 servers at once'),
-    flavorId: z.string().min(1, 'Choose a flavor'),
+    /** A JSON number, as every count and size in the contract: strings and booleans are refused. */
+    count: z
+      .number({ error: 'Enter a whole number of servers' })
+      .int('Enter a whole number of servers')
+      .min(1, 'At least 1 server')
+      .max(200, 'At most 200 servers at once'),
+    flavorId: z.string().min(1, 'Choose a flavor').max(255),
     boot: z.discriminatedUnion('source', [
-      z.object({ source: z.literal('image'), imageId: z.string().min(1, 'Choose an image') }),
+      z.object({ source: z.literal('image'), imageId: z.string().min(1, 'Choose an image').max(64) }),
       z.object({
         source: z.literal('volume'),
-        volumeId: z.string().min(1, 'Choose a volume'),
+        volumeId: z.string().min(1, 'Choose a volume').max(64),
         mode: attachModeSchema.default('rw'),
       }),
     ]),
     dataVolumes: z
-      .array(z.object({ volumeId: z.string().min(1), mode: attachModeSchema.default('rw') }))
+      .array(z.object({ volumeId: z.string().min(1).max(64), mode: attachModeSchema.default('rw') }))
       .max(8, 'At most 8 data volumes')
       .default([]),
     availabilityZone: z.string().max(255).optional(),
+    /**
+     * Required when a shared volume would have more than one read-write holder (this launch's
+     * servers and any it has already), as for an attach.
+     */
+    acknowledgeMultipleWriters: z.boolean().default(false),
   })
   .refine((r) => new Set(r.dataVolumes.map((d) => d.volumeId)).size === r.dataVolumes.length, {
     message: 'A volume can be added only once',

@@ -21,7 +21,7 @@ export type Server = z.infer<typeof serverSchema>;
 export const serverListSchema = z.object({ servers: z.array(serverSchema) });
 
 export const attachVolumeRequestSchema = z.object({
-  volumeId: z.string().min(1, 'Choose a volume'),
+  volumeId: z.string().min(1, 'Choose a volume').max(64),
   mode: attachModeSchema.default('rw'),
   /** Required when this would add a second read-write attachment to a shared volume. */
   acknowledgeMultipleWriters: z.boolean().default(false),

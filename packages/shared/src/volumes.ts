@@ -18,6 +18,12 @@ export const attachmentSchema = z.object({
   /** Admins see the compute host; members see null. */
   host: z.string().nullable(),
   since: z.string().nullable(),
+  /**
+   * Whether the compute service (Nova) lists this attachment on the server. Cinder accepts an
+   * attachment naming any server, so false marks a record that is nobody's volume (shown only on
+   * its volume's page, as such); null when the user cannot see the server to ask.
+   */
+  knownToCompute: z.boolean().nullable(),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
@@ -44,11 +50,16 @@ export type VolumeList = z.infer<typeof volumeListSchema>;
 export const createVolumeRequestSchema = z.object({
   name: z.string().trim().min(1, 'Give the volume a name').max(255),
   description: z.string().max(255).optional(),
-  sizeGb: z.coerce.number().int('Size must be a whole number of GB').min(1, 'At least 1 GB').max(16_384),
-  type: z.string().min(1).optional(),
+  /** A JSON number: `"10"`, `"0x10"`, `true` or `[10]` are refused, not converted. */
+  sizeGb: z
+    .number({ error: 'Size must be a whole number of GB' })
+    .int('Size must be a whole number of GB')
+    .min(1, 'At least 1 GB')
+    .max(16_384, 'At most 16384 GB'),
+  type: z.string().min(1).max(255).optional(),
   bootable: z.boolean().default(false),
   /** Boot image for a bootable volume. */
-  imageId: z.string().optional(),
+  imageId: z.string().max(64).optional(),
 });
 export type CreateVolumeRequest = z.infer<typeof createVolumeRequestSchema>;
 

@@ -48,8 +48,11 @@ export interface CinderAttachment {
   serverId: string | null;
   /** attach_status: reserved, attaching, attached, detaching, error_* */
   status: string;
-  /** Cinder stores the string 'null' until a connector is set: that is read-write. */
-  mode: AttachMode;
+  /**
+   * 3.54's attach_mode. Null while Cinder has none (it stores the string 'null' until the host
+   * connects, unless the volume is read-only): the hold is then read-write unless Nova says otherwise.
+   */
+  mode: AttachMode | null;
   attachedAt: string | null;
   detachedAt: string | null;
 }
@@ -151,7 +154,7 @@ function toAttachment(a: RawAttachment): CinderAttachment {
     volumeId: a.volume_id,
     serverId: a.instance,
     status: a.status,
-    mode: a.attach_mode === 'ro' ? 'ro' : 'rw',
+    mode: a.attach_mode === 'ro' || a.attach_mode === 'rw' ? a.attach_mode : null,
     attachedAt: cinderIso(a.attached_at),
     detachedAt: cinderIso(a.detached_at),
   };

@@ -56,14 +56,34 @@ export function toApiError(fault: OpenStackFault): ApiError {
   };
   if (fault.status === 401)
     return new ApiError(401, 'session_expired', 'Your session has expired. Sign in again.', details);
+  // The service says "not now" (its database is away): the web app may try again, as it would
+  // for an unreachable cloud.
+  if (fault.status === 503) {
+    return new ApiError(
+      503,
+      'cloud_unavailable',
+      `The ${fault.service} service is unavailable right now. Try again in a moment.`,
+      details,
+    );
+  }
   if (fault.status >= 500) {
     return new ApiError(502, 'cloud_error', `The ${fault.service} service failed: ${fault.message}`, details);
   }
   return new ApiError(fault.status, CODES[fault.status] ?? 'cloud_rejected', fault.message, details);
 }
 
-export const cloudUnreachable = (url: string, cause: unknown) =>
-  new ApiError(503, 'cloud_unreachable', 'The cloud cannot be reached right now.', {
-    url,
-    cause: cause instanceof Error ? cause.message : String(cause),
-  });
+/**
+ * The cloud did not answer. Which address and which socket error is for the log (http.ts writes it
+ * with the request id; the cause rides along for other loggers), not for the browser: people get what
+ * happened and the id to quote.
+ */
+export function cloudUnreachable(service: string, cause?: unknown): ApiError {
+  const err = new ApiError(
+    503,
+    'cloud_unreachable',
+    'The cloud cannot be reached right now. Try again in a moment.',
+    { service },
+  );
+  if (cause !== undefined) Object.defineProperty(err, 'cause', { value: cause, enumerable: false });
+  return err;
+}

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { currentRequest, OPENSTACK_REQUEST_ID_HEADER } from '../platform/request-id.js';
 import { cloudUnreachable, faultFromBody } from './fault.js';
 
 export interface OpenStackRequest {
@@ -11,6 +12,10 @@ export interface OpenStackRequest {
   headers?: Record<string, string>;
   /** Let these statuses through instead of raising a fault (e.g. 404 for "does it exist"). */
   allow?: number[];
+  /** How long to wait for the answer (30 s by default). */
+  timeoutMs?: number;
+  /** Log a call that gets no answer (default true; a health probe reports its own state changes). */
+  logFailure?: boolean;
 }
 
 export interface OpenStackResponse<T = unknown> {
@@ -19,13 +24,20 @@ export interface OpenStackResponse<T = unknown> {
   body: T;
 }
 
-/** One HTTP call to an OpenStack service; faults become OpenStackFault, network errors 503. */
+/**
+ * One HTTP call to an OpenStack service; faults become OpenStackFault, network errors a 503 that says
+ * nothing about the cloud's address (that, and the socket error, go to the log with the request id).
+ */
 export async function callOpenStack<T = unknown>(
   service: string,
   url: string,
   req: OpenStackRequest = {},
 ): Promise<OpenStackResponse<T>> {
+  const scope = currentRequest();
+  const method = req.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
+  // The global request id: the cloud logs it next to its own, so one id leads from the browser there.
+  if (scope) headers[OPENSTACK_REQUEST_ID_HEADER] = scope.openstackRequestId;
   if (req.token) headers['X-Auth-Token'] = req.token;
   if (req.body !== undefined) headers['Content-Type'] = 'application/json';
   if (req.microversion) {
@@ -34,16 +46,46 @@ export async function callOpenStack<T = unknown>(
     if (name === 'compute' && version) headers['X-OpenStack-Nova-API-Version'] = version;
   }
   let res: { status: number; headers: Headers; text: string };
+  const started = performance.now();
+  const timeoutMs = req.timeoutMs ?? TIMEOUT_MS;
   try {
     res = await send(
       url,
-      req.method ?? 'GET',
+      method,
       headers,
       req.body !== undefined ? JSON.stringify(req.body) : null,
+      timeoutMs,
     );
   } catch (err) {
-    throw cloudUnreachable(url, err);
+    const reason = err instanceof Error ? err.message : String(err);
+    if (req.logFailure !== false) {
+      // One line: a socket error's stack says nothing more than its code.
+      scope?.log.warn(
+        {
+          upstream: service,
+          method,
+          url,
+          error: reason,
+          code: (err as { code?: string }).code,
+          openstackRequestId: scope.openstackRequestId,
+        },
+        `${service} ${method} ${new URL(url).pathname}: no answer (${reason})`,
+      );
+    }
+    throw cloudUnreachable(service, err);
   }
+  scope?.log.debug(
+    {
+      upstream: service,
+      method,
+      url,
+      status: res.status,
+      ms: Math.round(performance.now() - started),
+      openstackRequestId: scope.openstackRequestId,
+      cloudRequestId: res.headers.get('x-openstack-request-id'),
+    },
+    `${service} ${method} ${new URL(url).pathname} ${res.status}`,
+  );
   const text = res.text;
   let body: unknown;
   try {
@@ -80,6 +122,7 @@ async function send(
   method: string,
   headers: Record<string, string>,
   body: string | null,
+  timeoutMs: number,
   hops = 3,
   retried = false,
 ): Promise<{ status: number; headers: Headers; text: string }> {
@@ -94,7 +137,7 @@ async function send(
         // The retry goes on a new connection: the pool's other idle sockets may be closing too.
         agent: retried ? false : agents[https ? 'https:' : 'http:'],
         headers: body !== null ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
-        timeout: TIMEOUT_MS,
+        timeout: timeoutMs,
       },
       (incoming) => {
         const chunks: Buffer[] = [];
@@ -112,13 +155,13 @@ async function send(
         );
       },
     );
-    r.on('timeout', () => r.destroy(new Error(`no answer in ${TIMEOUT_MS / 1000} s`)));
+    r.on('timeout', () => r.destroy(new Error(`no answer in ${timeoutMs / 1000} s`)));
     r.on('error', (err) => reject(Object.assign(err, { reusedSocket: r.reusedSocket })));
     r.end(body ?? undefined);
   }).catch((err: Error & { reusedSocket?: boolean }) => {
     // A kept-alive connection the server closed just as it was reused: a read can go again.
     if (err.reusedSocket && !retried && (method === 'GET' || method === 'HEAD')) {
-      return send(url, method, headers, body, hops, true);
+      return send(url, method, headers, body, timeoutMs, hops, true);
     }
     throw err;
   });
@@ -127,7 +170,9 @@ async function send(
     // As fetch does: 303, and 301/302 after a POST, continue as a GET without the body.
     const asGet = res.status === 303 || (method === 'POST' && res.status <= 302);
     const next = new URL(location, url).toString();
-    return asGet ? send(next, 'GET', headers, null, hops - 1) : send(next, method, headers, body, hops - 1);
+    return asGet
+      ? send(next, 'GET', headers, null, timeoutMs, hops - 1)
+      : send(next, method, headers, body, timeoutMs, hops - 1);
   }
   return res;
 }

@@ -1,3 +1,4 @@
+import { OpenStackFault } from './fault.js';
 import { callOpenStack } from './http.js';
 
 export interface CatalogEndpoint {
@@ -100,6 +101,16 @@ export function keystoneClient(authUrl: string) {
         { token },
       );
       return res.body.projects.filter((p) => p.enabled !== false).map((p) => ({ id: p.id, name: p.name }));
+    },
+
+    /** Resolves when Keystone answers at all (its version document, no token): the health probe. */
+    async ping(timeoutMs: number): Promise<void> {
+      try {
+        await callOpenStack('identity', authUrl, { timeoutMs, logFailure: false });
+      } catch (err) {
+        // A refusal is still an answer; a 5xx or no answer is not.
+        if (!(err instanceof OpenStackFault && err.status < 500)) throw err;
+      }
     },
 
     async revoke(token: string): Promise<void> {

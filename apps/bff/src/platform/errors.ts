@@ -1,9 +1,10 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
 /**
  * The BFF's one error type: an HTTP status, a stable snake_case code the web app can branch
- * on, and a message for people. Rendered as `{ error: { code, message, details } }`.
+ * on, and a message for people. Rendered as `{ error: { code, message, details, requestId } }`:
+ * everything in it reaches the browser, so nothing internal (addresses, socket errors) goes there.
  */
 export class ApiError extends Error {
   constructor(
@@ -27,46 +28,60 @@ export const conflict = (code: string, message: string, details?: Record<string,
   new ApiError(409, code, message, details);
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+  return (err, req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof ApiError) {
-      res.status(err.status).json({
-        error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+    // The id a person can quote: the access line and the cloud's log lines carry the same one.
+    const requestId = typeof req.id === 'string' ? req.id : undefined;
+    const send = (
+      status: number,
+      body: { code: string; message: string; details?: Record<string, unknown> | undefined },
+    ) => {
+      if (status >= 500) noteFailure(res, err);
+      res.status(status).json({
+        error: {
+          code: body.code,
+          message: body.message,
+          ...(body.details ? { details: body.details } : {}),
+          ...(requestId ? { requestId } : {}),
+        },
       });
+    };
+    if (err instanceof ApiError) {
+      send(err.status, err);
       return;
     }
     if (err instanceof URIError) {
       // The router could not percent-decode a path parameter (`%ZZ`).
-      res.status(400).json({ error: { code: 'malformed_url', message: 'The request URL is not valid.' } });
+      send(400, { code: 'malformed_url', message: 'The request URL is not valid.' });
       return;
     }
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.parse.failed') {
-      res
-        .status(400)
-        .json({ error: { code: 'malformed_json', message: 'The request body is not valid JSON.' } });
+      send(400, { code: 'malformed_json', message: 'The request body is not valid JSON.' });
       return;
     }
     if (e?.type === 'entity.too.large') {
-      res.status(413).json({ error: { code: 'too_large', message: 'The request body is too large.' } });
+      send(413, { code: 'too_large', message: 'The request body is too large.' });
       return;
     }
     // body-parser's other refusals: an unsupported charset or encoding (415), a body that does not inflate.
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
       const unsupported = e.status === 415;
-      res.status(e.status).json({
-        error: {
-          code: unsupported ? 'unsupported_body' : 'malformed_body',
-          message: unsupported
-            ? "The request body's encoding or character set is not supported."
-            : 'The request body could not be read.',
-        },
+      send(e.status, {
+        code: unsupported ? 'unsupported_body' : 'malformed_body',
+        message: unsupported
+          ? "The request body's encoding or character set is not supported."
+          : 'The request body could not be read.',
       });
       return;
     }
-    log.error({ err }, 'unexpected error');
-    res
-      .status(500)
-      .json({ error: { code: 'internal', message: 'Something went wrong on our side. Try again.' } });
+    // Without the access log (an app built without it) the error is logged here.
+    if (!req.log) log.error({ err, requestId }, 'unexpected error');
+    send(500, { code: 'internal', message: 'Something went wrong on our side. Try again.' });
   };
+}
+
+/** The access line of a failed request logs this error with it (pino-http reads `res.err`). */
+function noteFailure(res: Response, err: unknown): void {
+  res.err = err instanceof Error ? err : new Error(String(err));
 }

@@ -1,5 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Capabilities, ProjectRef } from '@sv/shared';
+import type { Logger } from './logger.js';
+import { createPgPool, queryOrUnavailable } from './pg-pool.js';
 
 /** A signed-in user, kept server-side: the browser only ever holds the opaque id. */
 export interface SessionData {
@@ -49,37 +51,44 @@ export class MemorySessionStore implements SessionStore {
   async close() {}
 }
 
-/** Sessions in PostgreSQL, so any BFF process behind a load balancer can serve any user. */
+/**
+ * Sessions in PostgreSQL, so any BFF process behind a load balancer can serve any user. While the
+ * database cannot be reached every call fails with the typed 503 `database_unavailable`, and the
+ * next call after it is back works again.
+ */
 export class PgSessionStore implements SessionStore {
   readonly #pool: pg.Pool;
   #ready: Promise<void> | null = null;
 
   constructor(
     url: string,
+    private readonly logger: Logger,
     readonly table = 'bff_sessions',
   ) {
-    this.#pool = new pg.Pool({ connectionString: url, max: 5 });
+    this.#pool = createPgPool(url, logger, { max: 5 });
+  }
+
+  #query<R extends pg.QueryResultRow>(text: string, values?: unknown[]) {
+    return queryOrUnavailable<R>(this.#pool, this.logger, text, values);
   }
 
   #init(): Promise<void> {
-    this.#ready ??= this.#pool
-      .query(
-        `create table if not exists ${this.table} (id text primary key, data jsonb not null, expires_at timestamptz not null)`,
-      )
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          // Forget the failure so the next request tries again once PostgreSQL is back.
-          this.#ready = null;
-          throw err;
-        },
-      );
+    this.#ready ??= this.#query(
+      `create table if not exists ${this.table} (id text primary key, data jsonb not null, expires_at timestamptz not null)`,
+    ).then(
+      () => undefined,
+      (err: unknown) => {
+        // Forget the failure so the next request tries again once PostgreSQL is back.
+        this.#ready = null;
+        throw err;
+      },
+    );
     return this.#ready;
   }
 
   async get(id: string) {
     await this.#init();
-    const r = await this.#pool.query<{ data: SessionData }>(
+    const r = await this.#query<{ data: SessionData }>(
       `select data from ${this.table} where id = $1 and expires_at > now()`,
       [id],
     );
@@ -87,17 +96,17 @@ export class PgSessionStore implements SessionStore {
   }
   async set(session: SessionData) {
     await this.#init();
-    await this.#pool.query(
+    await this.#query(
       `insert into ${this.table} (id, data, expires_at) values ($1, $2, $3)
        on conflict (id) do update set data = excluded.data, expires_at = excluded.expires_at`,
       [session.id, JSON.stringify(session), session.tokenExpiresAt],
     );
     // Expired sessions are swept now and then rather than on every read.
-    if (Math.random() < 0.01) await this.#pool.query(`delete from ${this.table} where expires_at <= now()`);
+    if (Math.random() < 0.01) await this.#query(`delete from ${this.table} where expires_at <= now()`);
   }
   async delete(id: string) {
     await this.#init();
-    await this.#pool.query(`delete from ${this.table} where id = $1`, [id]);
+    await this.#query(`delete from ${this.table} where id = $1`, [id]);
   }
   async close() {
     await this.#pool.end();

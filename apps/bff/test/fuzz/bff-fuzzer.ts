@@ -284,10 +284,12 @@ export function apiErrorProblem(res: RawResponse, method: string): string | null
   const parsed = apiErrorSchema.strict().safeParse(body);
   if (!parsed.success) return `not an ApiError: ${parsed.error.issues[0]?.message}`;
   const inner = (body as { error: Record<string, unknown> }).error;
-  const extra = Object.keys(inner).filter((k) => !['code', 'message', 'details'].includes(k));
+  const extra = Object.keys(inner).filter((k) => !['code', 'message', 'details', 'requestId'].includes(k));
   if (extra.length > 0) return `unexpected error fields ${extra.join(', ')}`;
   if (!/^[a-z][a-z0-9_]*$/.test(String(inner.code)))
     return `error code ${String(inner.code)} is not snake_case`;
+  // The id a person quotes must be the one the logs have: the answer's X-Request-Id.
+  if (inner.requestId !== headerOf(res, 'x-request-id')) return 'error requestId is not the X-Request-Id';
   return null;
 }
 
@@ -359,8 +361,10 @@ export class BffFuzzer {
     };
 
     if (res.status >= 500 || res.status < 100) fail(`server error ${res.status}`);
-    if (res.status === 431 && res.text === '') {
+    if (res.status === 431) {
+      // Refused by Node's parser past its header limit: platform/client-error.ts's typed error.
       if (headBytes(raw) <= MAX_HEAD_BYTES - 64) fail('431 for a request within the header limit');
+      if (!res.text.includes('"code":"request_too_large"')) fail('a 431 without its typed error');
       return;
     }
     const leak =

@@ -35,7 +35,7 @@ describe('the BFF answers 4xx, in its error format, where it answered 500', () =
   it('a path parameter that does not percent-decode', async () => {
     const res = await send('DELETE', '/api/volumes/%ZZ');
     expect(res.status).toBe(400);
-    expect(errorOf(res)).toEqual({ code: 'malformed_url', message: 'The request URL is not valid.' });
+    expect(errorOf(res)).toMatchObject({ code: 'malformed_url', message: 'The request URL is not valid.' });
   });
 
   it('a body in a character set or encoding it cannot read', async () => {
@@ -94,16 +94,27 @@ describe('the BFF answers 4xx, in its error format, where it answered 500', () =
 describe("the fuzz's error-format oracle", () => {
   const answer = (status: number, body: unknown, type = 'application/json; charset=utf-8'): RawResponse => ({
     status,
-    headers: { 'content-type': type },
+    headers: { 'content-type': type, 'x-request-id': 'req-1' },
     text: typeof body === 'string' ? body : JSON.stringify(body),
     truncated: false,
   });
 
   it('accepts the typed error and refuses anything else', () => {
-    expect(apiErrorProblem(answer(404, { error: { code: 'not_found', message: 'x' } }), 'GET')).toBeNull();
     expect(
-      apiErrorProblem(answer(400, { error: { code: 'x', message: 'y', details: { a: 1 } } }), 'GET'),
+      apiErrorProblem(answer(404, { error: { code: 'not_found', message: 'x', requestId: 'req-1' } }), 'GET'),
     ).toBeNull();
+    expect(
+      apiErrorProblem(
+        answer(400, { error: { code: 'x', message: 'y', details: { a: 1 }, requestId: 'req-1' } }),
+        'GET',
+      ),
+    ).toBeNull();
+    expect(apiErrorProblem(answer(404, { error: { code: 'not_found', message: 'x' } }), 'GET')).toMatch(
+      /X-Request-Id/,
+    );
+    expect(
+      apiErrorProblem(answer(404, { error: { code: 'not_found', message: 'x', requestId: 'req-2' } }), 'GET'),
+    ).toMatch(/X-Request-Id/);
     expect(apiErrorProblem(answer(404, 'Cannot GET /api/x', 'text/html'), 'GET')).toMatch(/content type/);
     expect(apiErrorProblem(answer(400, { message: 'x' }), 'GET')).toMatch(/not an ApiError/);
     expect(apiErrorProblem(answer(400, { error: { code: 'x', message: 'y', stack: 's' } }), 'GET')).toMatch(

@@ -13,7 +13,17 @@ export async function waitForLaunch(c: ApiClient, id: string, timeoutMs = 20_000
   }
 }
 
-/** A launch request body with the defaults the tests share. */
+/**
+ * A launch request body with the defaults the tests share. They are about launching, so they
+ * acknowledge several writers on a shared volume; launch-writers.test.ts tests that rule.
+ */
 export function launchBody(over: Record<string, unknown>): Record<string, unknown> {
-  return { name: 'fleet', count: 1, flavorId: '1', dataVolumes: [], ...over };
+  return {
+    name: 'fleet',
+    count: 1,
+    flavorId: '1',
+    dataVolumes: [],
+    acknowledgeMultipleWriters: true,
+    ...over,
+  };
 }

@@ -4,6 +4,7 @@ import { startCloud, type TestCloud } from '../../../cloud/test/helpers/cloud.js
 import type { CloudConfig } from '../../../cloud/src/config.js';
 import { createBffApp } from '../../src/app.js';
 import { type BffConfig, loadConfig } from '../../src/config.js';
+import { clientErrorResponder } from '../../src/platform/client-error.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { MemorySessionStore, type SessionStore } from '../../src/platform/session-store.js';
 
@@ -49,17 +50,17 @@ export async function startStack(
     logLevel: 'silent',
     webDist: '/nonexistent',
     loginRateLimit: 1000,
+    loginAccountRateLimit: 1000,
     ...opts.bff,
   };
   const sessions = opts.sessions ?? new MemorySessionStore();
-  const app = createBffApp({
-    config,
-    logger: createLogger(process.env.BFF_TEST_LOG_LEVEL ?? 'silent'),
-    sessions,
-  });
+  const logger = createLogger(process.env.BFF_TEST_LOG_LEVEL ?? 'silent');
+  const app = createBffApp({ config, logger, sessions });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // As main.ts does.
+  server.on('clientError', clientErrorResponder(logger));
   const bffUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const client = (): ApiClient => {

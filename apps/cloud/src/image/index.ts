@@ -8,7 +8,7 @@ import { glanceError } from './errors.js';
 import { imagesRoutes } from './routes/images.routes.js';
 import { imageVersionRoutes } from './routes/versions.routes.js';
 
-export type { Image, ImageApi } from './api.js';
+export type { Image, ImageApi, ImageCaller } from './api.js';
 export { SEED_IMAGE_ID, seedImages } from './seed.js';
 
 export interface ImageService {
@@ -33,7 +33,7 @@ const glanceFaults: ErrorRequestHandler = (err, req, res, _next) => {
       },
     });
   } else if (e.options.rawBody === undefined) {
-    e = glanceError(e.status, e.message);
+    e = glanceError(e.status, e.message, e.options.headers);
   }
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(e.options.headers ?? {})) res.setHeader(k, v);

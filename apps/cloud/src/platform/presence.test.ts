@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.js';
-import { type Presence, type ReconcileScope, takeoverLooks } from './presence.js';
+import { joinDatabase, type Presence, type ReconcileScope, takeoverLooks } from './presence.js';
 import { TaskRunner, type TaskSubject } from './tasks.js';
 
 const log = createLogger('silent');
@@ -68,5 +70,45 @@ describe('takeoverLooks', () => {
     await look();
     await look();
     expect(looks).toEqual([[], [], ['server:x']]);
+  });
+});
+
+const pgUrl = process.env.CLOUD_TEST_ENGINE === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+
+describe.runIf(pgUrl)('joinDatabase on PostgreSQL', () => {
+  it('marks the process alive again by itself after its connection is terminated', async () => {
+    const schema = `p_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    // Who holds this schema's shared presence lock (classid "SVCL", objid the schema's hash).
+    const holders = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          `select pid from pg_locks where locktype = 'advisory' and mode = 'ShareLock' and granted
+             and classid = 1398162252 and objid = (hashtext($1)::bigint & 4294967295)::oid`,
+          [schema],
+        )
+      ).rows.map((r) => r.pid);
+    const presence = await joinDatabase(pgUrl!, { pgSchema: schema }, log);
+    try {
+      const [first] = await holders();
+      expect(first).toBeTypeOf('number');
+      await admin.query('select pg_terminate_backend($1)', [first]);
+      // No takeover look is needed to come back: nothing calls whenAlone here.
+      const deadline = Date.now() + 10_000;
+      let now = await holders();
+      while (!(now.length === 1 && now[0] !== first) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        now = await holders();
+      }
+      expect(now).toHaveLength(1);
+      expect(now[0]).not.toBe(first);
+      expect(await presence.whenAlone(async () => undefined)).toBe(true);
+    } finally {
+      await presence.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import pg from 'pg';
+import { PG_TIMEOUTS } from './db/store.js';
+import { databaseFault, describeDatabaseError } from './db/unavailable.js';
 import type { Logger } from './logger.js';
-import type { TaskRunner, TaskSubject } from './tasks.js';
+import { type RetryPolicy, retryDelayMs, type TaskRunner, type TaskSubject } from './tasks.js';
 
 /**
  * Several cloud processes may share one PostgreSQL database. The work each one has in flight (a
@@ -49,7 +51,16 @@ const alwaysAlone: Presence = {
   async close() {},
 };
 
-/** Marks this process alive on the database (blocks while another process is reconciling). */
+/** How soon a lost presence connection is opened again (it marks this process alive to the others). */
+const RECONNECT: RetryPolicy = { baseMs: 250, maxMs: 10_000 };
+
+/**
+ * Marks this process alive on the database (blocks while another process is reconciling). If the
+ * connection that holds the mark is lost (a restart, pg_terminate_backend, a network cut), it is
+ * opened again in the background, with backoff, until it is back or the process leaves: while it
+ * is gone, other processes may take this one for dead and take over its work (every step re-checks
+ * the state it moves on, so work done twice is done once).
+ */
 export async function joinDatabase(
   url: string,
   options: { pgSchema?: string },
@@ -57,19 +68,19 @@ export async function joinDatabase(
 ): Promise<Presence> {
   if (!/^postgres(ql)?:\/\//.test(url)) return alwaysAlone;
   let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let reconnecting = false;
   let running = false;
   let closed = false;
 
-  const connect = async () => {
+  const connect = async (): Promise<pg.Client> => {
     const c = new pg.Client({
       connectionString: url,
+      connectionTimeoutMillis: PG_TIMEOUTS.connectMs,
+      keepAlive: true,
       ...(options.pgSchema ? { options: `-c search_path="${options.pgSchema}"` } : {}),
     });
-    c.on('error', (err) => {
-      // Until it is back (next whenAlone), other processes may take this one for dead.
-      logger.error({ err }, 'lost the connection that marks this cloud process alive');
-      if (client === c) client = null;
-    });
+    c.on('error', (err) => lose(c, err));
     try {
       await c.connect();
       await c.query(`select pg_advisory_lock_shared(${KEY})`, [LOCK_CLASS]);
@@ -77,9 +88,53 @@ export async function joinDatabase(
       await c.end().catch(() => undefined);
       throw err;
     }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      throw new Error('left the database');
+    }
     client = c;
+    return c;
   };
-  await connect();
+  const connected = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client);
+    connecting ??= connect().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  };
+  const lose = (c: pg.Client, err: unknown) => {
+    if (client !== c) return;
+    client = null;
+    // Until it is back, other processes may take this one for dead.
+    logger.warn(
+      { err: describeDatabaseError(err) },
+      'lost the connection that marks this cloud process alive',
+    );
+    void c.end().catch(() => undefined);
+    void reconnect();
+  };
+  const reconnect = async () => {
+    if (reconnecting) return;
+    reconnecting = true;
+    try {
+      for (let attempt = 1; !closed && !client; attempt++) {
+        await new Promise((r) => setTimeout(r, retryDelayMs(RECONNECT, attempt)).unref());
+        if (closed) return;
+        try {
+          await connected();
+          logger.info({ attempt }, 'this cloud process is marked alive on the database again');
+        } catch (err) {
+          logger.warn(
+            { err: describeDatabaseError(err), attempt },
+            'cannot mark this cloud process alive yet',
+          );
+        }
+      }
+    } finally {
+      reconnecting = false;
+    }
+  };
+  await connected();
 
   return {
     shared: true,
@@ -87,13 +142,23 @@ export async function joinDatabase(
       if (running || closed) return false;
       running = true;
       try {
-        if (!client) await connect();
-        const c = client as pg.Client | null;
-        if (!c) return false;
-        const res = await c.query<{ alone: boolean }>(`select pg_try_advisory_lock(${KEY}) as alone`, [
-          LOCK_CLASS,
-        ]);
-        if (!res.rows[0]?.alone) return false;
+        const c = await connected();
+        let alone: boolean;
+        try {
+          // Only this query times out: taking the shared lock may rightly wait for a long reconcile.
+          // (node-postgres reads a per-query query_timeout; its types do not list it.)
+          const res = await c.query<{ alone: boolean }>({
+            text: `select pg_try_advisory_lock(${KEY}) as alone`,
+            values: [LOCK_CLASS],
+            query_timeout: PG_TIMEOUTS.queryMs,
+          } as pg.QueryConfig);
+          alone = res.rows[0]?.alone === true;
+        } catch (err) {
+          // A frozen network times the query out without an error event: the connection is no good.
+          if (databaseFault(err) === 'connection-lost') lose(c, err);
+          throw err;
+        }
+        if (!alone) return false;
         try {
           await work();
         } finally {
@@ -141,7 +206,9 @@ export function takeoverLooks(
       suspects = (await presence.whenAlone(() => reconcile(scope))) ? seen : new Set();
     } catch (err) {
       suspects = new Set();
-      logger.error({ err }, 'taking over work of a dead cloud process failed');
+      // The database being away is not this process's fault: the next look tries again.
+      if (databaseFault(err)) logger.warn({ err: describeDatabaseError(err) }, 'takeover look skipped');
+      else logger.error({ err }, 'taking over work of a dead cloud process failed');
     }
   };
 }

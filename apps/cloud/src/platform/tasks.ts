@@ -1,3 +1,4 @@
+import { databaseFault, describeDatabaseError } from './db/unavailable.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -5,6 +6,25 @@ import type { Logger } from './logger.js';
  * leaves alone every subject its own scheduled tasks still cover.
  */
 export type TaskSubject = `server:${string}` | `volume:${string}`;
+
+/** How soon a step that failed on a transient database fault runs again. */
+export interface RetryPolicy {
+  /** The first retry's delay; each next one doubles, up to `maxMs`. */
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { baseMs: 100, maxMs: 30_000 };
+
+/**
+ * The delay before retry number `attempt` (1, 2, ...): exponential, capped, with jitter (half
+ * fixed, half random) so that the steps a database outage failed together do not all come
+ * back at the same instant.
+ */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, random = Math.random): number {
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(attempt - 1, 30));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
 
 /**
  * The emulated backends' clock: work that is asynchronous in OpenStack (a volume being
@@ -22,10 +42,15 @@ export class TaskRunner {
   constructor(
     readonly delayMs: number,
     private readonly log: Logger,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
   ) {}
 
   /**
-   * Runs `work` after `delayMs` (default: the configured delay). Failures are logged, never thrown.
+   * Runs `work` after `delayMs` (default: the configured delay). Failures are never thrown: one on
+   * a transient database fault (lost connection, timeout, busy or full database) runs `work`
+   * again, with backoff, for as long as the process lives, since the request that scheduled it
+   * was already answered 2xx; any other failure is logged once. `work` must therefore be safe
+   * to run again after a failure (every step re-reads and re-checks the state it moves on).
    * `subject` names what the work moves on (a batch names every one), until it has finished.
    */
   schedule(
@@ -51,26 +76,42 @@ export class TaskRunner {
       resolveFinished();
     };
     this.#pending.add(finished);
-    const run = async () => {
+    const finish = () => {
+      this.#pending.delete(finished);
+      done();
+    };
+    // Runs attempt `attempt` after `ms` (on the next turn of the event loop when `immediate`).
+    const arm = (attempt: number, ms: number, immediate: boolean): void => {
+      const fire = () => void run(timer, attempt);
+      const timer = immediate ? setImmediate(fire) : setTimeout(fire, ms);
+      this.#timers.set(timer, () => {
+        if (immediate) clearImmediate(timer as NodeJS.Immediate);
+        else clearTimeout(timer as NodeJS.Timeout);
+        finish();
+      });
+    };
+    const run = async (timer: NodeJS.Timeout | NodeJS.Immediate, attempt: number) => {
       this.#timers.delete(timer);
       try {
         if (!this.#stopped) await work();
       } catch (err) {
-        this.log.error({ err, task: name }, 'background task failed');
-      } finally {
-        this.#pending.delete(finished);
-        done();
+        const fault = databaseFault(err);
+        if (fault && !this.#stopped) {
+          const retryInMs = retryDelayMs(this.retry, attempt);
+          this.log.warn(
+            { err: describeDatabaseError(err), task: name, attempt, retryInMs },
+            'background task failed on the database; retrying',
+          );
+          arm(attempt + 1, retryInMs, false);
+          return;
+        }
+        if (!fault) this.log.error({ err, task: name }, 'background task failed');
       }
+      finish();
     };
     // No delay: the next turn of the event loop, after the I/O already waiting (a chain of steps
     // must not starve other requests), rather than a timer that waits a whole millisecond.
-    const timer = delayMs > 0 ? setTimeout(run, delayMs) : setImmediate(run);
-    this.#timers.set(timer, () => {
-      if (delayMs > 0) clearTimeout(timer as NodeJS.Timeout);
-      else clearImmediate(timer as NodeJS.Immediate);
-      this.#pending.delete(finished);
-      done();
-    });
+    arm(1, delayMs, delayMs <= 0);
   }
 
   /** Whether work on `subject` is scheduled or running in this process. */

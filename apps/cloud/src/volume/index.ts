@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { CloudDeps } from '../platform/deps.js';
 import type { Identity } from '../identity/index.js';
+import type { ImageApi } from '../image/index.js';
 import { jsonBody } from '../platform/http/body.js';
 import { authOf } from '../platform/http/context.js';
 import { badRequest, notFound, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
@@ -43,14 +44,17 @@ export interface VolumeService {
   reconcile(scope?: ReconcileScope): Promise<void>;
 }
 
-/** Cinder v3 under /volume. It asks Nova about attachments through `nova` (OSSA-2023-003). */
+/**
+ * Cinder v3 under /volume. It asks Nova about attachments through `nova` (OSSA-2023-003) and the
+ * image service for the image a volume is created from.
+ */
 export function createVolumeService(
-  deps: CloudDeps & { identity: Identity; nova: NovaClient },
+  deps: CloudDeps & { identity: Identity; nova: NovaClient; images: ImageApi },
 ): VolumeService {
   const { store } = deps;
   const backend = createBackend(deps);
   const types = createTypesService(store);
-  const volumes = createVolumesService({ store, backend, types, logger: deps.logger });
+  const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
   const services = { volumes, types, attachments, pools: createPoolsService(store, types) };
   const router = Router();

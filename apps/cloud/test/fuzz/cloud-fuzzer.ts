@@ -372,9 +372,13 @@ export class CloudFuzzer {
 
     if ((res.status >= 500 && !isFaithfulNotImplemented(raw, res)) || res.status < 100)
       fail(`server error ${res.status}`);
-    if (res.status === 431 && res.text === '') {
-      // Node's own answer to a request line and headers past its limit: the app never saw it.
-      if (headBytes(raw) <= MAX_HEAD_BYTES - 64) fail('431 for a request within the header limit');
+    if (res.status === 414 || res.status === 431) {
+      // Refused by Node's parser past its header limit, before any route: platform/http/client-error.ts
+      // still answers with a fault body (Keystone's or Nova's, with the status as its code).
+      if (headBytes(raw) <= MAX_HEAD_BYTES - 64) fail(`${res.status} for a request within the header limit`);
+      const body = isJson(res.text) ? (JSON.parse(res.text) as Record<string, { code?: unknown }>) : null;
+      const fault = body?.computeFault ?? body?.error;
+      if (fault?.code !== res.status) fail(`a ${res.status} without its fault body`);
       return res;
     }
     const leak = leaksInternals(res.text);

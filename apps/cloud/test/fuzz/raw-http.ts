@@ -88,7 +88,7 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawResponse> 
   });
 }
 
-/** Node's --max-http-header-size: a longer request line and headers get Node's own 431. */
+/** Node's --max-http-header-size: a longer request line and headers never reach the routes (414 or 431). */
 export const MAX_HEAD_BYTES = 16 * 1024;
 
 /** The size of the request line and headers as sent (Host, Connection and Content-Length included). */

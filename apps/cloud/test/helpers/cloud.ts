@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { bootCloud, type BootedCloud } from '../../src/boot.js';
 import { type CloudConfig, testConfig } from '../../src/config.js';
 import { dropPgSchema } from '../../src/platform/db/store.js';
+import { clientErrorResponder } from '../../src/platform/http/client-error.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NovaClient } from '../../src/volume/index.js';
 
@@ -78,6 +79,8 @@ export async function startCloud(
   const server: Server = await new Promise((resolve) => {
     const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // As main.ts does.
+  server.on('clientError', clientErrorResponder(logger));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,7 +1,9 @@
 import type { Session } from '@sv/shared';
 import { NavLink, Outlet } from 'react-router';
+import { ConnectionBanner } from '../components/ui/connection-banner';
 import { useLogout, useSwitchProject } from '../features/auth/api';
 import { useLiveUpdates } from '../features/live-updates/use-live-updates';
+import { useConnectivityWatch } from '../lib/use-connectivity';
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded px-3 py-2 text-sm font-medium ${isActive ? 'bg-blue-50 text-blue-800' : 'text-slate-700 hover:bg-slate-100'}`;
@@ -11,6 +13,7 @@ export function Layout({ session }: { session: Session }) {
   const logout = useLogout();
   const switchProject = useSwitchProject();
   useLiveUpdates();
+  useConnectivityWatch();
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -64,6 +67,7 @@ export function Layout({ session }: { session: Session }) {
           </div>
         </div>
       </header>
+      <ConnectionBanner />
       <main className="mx-auto max-w-7xl px-4 py-6">
         <Outlet />
       </main>

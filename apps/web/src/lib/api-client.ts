@@ -1,13 +1,18 @@
 import { apiErrorSchema } from '@sv/shared';
 import type { z } from 'zod';
+import { connectivity } from './connectivity';
 
-/** An error the BFF returned: the code to branch on, the message to show, field details. */
+/**
+ * An error the BFF returned: the code to branch on, the message to show, field details, and the
+ * request id that leads to the BFF's and the cloud's log lines (shown for people to quote).
+ */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
+    readonly requestId?: string,
   ) {
     super(message);
     this.name = 'ApiRequestError';
@@ -24,6 +29,14 @@ let csrfToken: string | null = null;
 export const setCsrfToken = (token: string | null) => {
   csrfToken = token;
 };
+
+/**
+ * A failure that asking again later may cure: no answer at all (status 0), or the BFF or a proxy
+ * saying the part behind it did not answer or failed (502, 503, 504).
+ */
+export const isTransient = (err: unknown): boolean =>
+  err instanceof ApiRequestError &&
+  (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
 
 /** Hooks the app sets: what to do when the session has ended. */
 export const apiEvents = { onSessionEnded: (): void => undefined };
@@ -46,6 +59,7 @@ export async function api<S extends z.ZodType>(
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch {
+    connectivity.reportFailure();
     throw new ApiRequestError(
       0,
       'network',
@@ -56,15 +70,25 @@ export async function api<S extends z.ZodType>(
   const data: unknown = text ? safeJson(text) : undefined;
   if (!res.ok) {
     const parsed = apiErrorSchema.safeParse(data);
+    const requestId =
+      (parsed.success ? parsed.data.error.requestId : undefined) ?? res.headers.get('x-request-id');
     const err = parsed.success
       ? new ApiRequestError(
           res.status,
           parsed.data.error.code,
           parsed.data.error.message,
           parsed.data.error.details,
+          requestId ?? undefined,
         )
-      : new ApiRequestError(res.status, 'http_error', `The request failed (${res.status}).`);
+      : new ApiRequestError(
+          res.status,
+          'http_error',
+          `The request failed (${res.status}).`,
+          undefined,
+          requestId ?? undefined,
+        );
     if (res.status === 401 && path !== '/api/session') apiEvents.onSessionEnded();
+    if (isTransient(err)) connectivity.reportFailure();
     throw err;
   }
   if (!schema) return undefined as z.infer<S>;

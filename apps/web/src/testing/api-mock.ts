@@ -104,6 +104,7 @@ export function makeAttachment(over: Partial<Attachment> = {}): Attachment {
     state: 'attached',
     host: null,
     since: '2026-01-02T03:04:05Z',
+    knownToCompute: true,
     ...over,
   });
 }

@@ -1,12 +1,13 @@
 import { acceptedSchema, attachmentSchema, attachVolumeRequestSchema } from '@sv/shared';
 import { Router } from 'express';
 import type { ChangeBus } from '../../platform/events.js';
+import type { VolumeLock } from '../../platform/volume-lock.js';
 import { requireSession, sessionOf } from '../../platform/session.js';
 import { parseInput, sendValid } from '../../platform/validate.js';
 import { attachmentsService } from './attachments.service.js';
 
-export function attachmentsRoutes(changes: ChangeBus): Router {
-  const attachments = attachmentsService(changes);
+export function attachmentsRoutes(changes: ChangeBus, volumeLock: VolumeLock): Router {
+  const attachments = attachmentsService(changes, { volumeLock });
   const router = Router();
 
   router.post('/api/servers/:id/attachments', requireSession, async (req, res) => {

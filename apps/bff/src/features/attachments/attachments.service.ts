@@ -1,11 +1,12 @@
 import type { Attachment, AttachVolumeRequest } from '@sv/shared';
-import { holdsOfServer, holdsOfVolume } from '../../openstack/attachments.js';
+import { holdsOfServer, writersOf } from '../../openstack/attachments.js';
 import { findVolume, getVolume } from '../../openstack/cinder.js';
 import { type CloudClient, cloudFor } from '../../openstack/cloud-client.js';
 import { attachVolume, detachVolume, getServer, type NovaServer } from '../../openstack/nova.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { SessionData } from '../../platform/session-store.js';
+import { MemoryVolumeLock, type VolumeLock } from '../../platform/volume-lock.js';
 
 export const MULTIPLE_WRITERS_MESSAGE = (volume: string, holders: string[]) =>
   `Volume ${volume} is already attached read-write to ${holders.join(', ')}. ` +
@@ -20,11 +21,14 @@ const POLL = { attempts: 20, intervalMs: 150 };
 
 export interface AttachmentsServiceOptions {
   poll?: { attempts: number; intervalMs: number };
+  /** Shared by every path that adds a holder (the app passes one; alone, the service keeps its own). */
+  volumeLock?: VolumeLock;
 }
 
 /** Attaching and detaching volumes, with the rules a shared volume needs. */
 export function attachmentsService(changes: ChangeBus, opts: AttachmentsServiceOptions = {}) {
   const poll = opts.poll ?? POLL;
+  const volumeLock = opts.volumeLock ?? new MemoryVolumeLock();
 
   const publish = (session: SessionData, ids: string[], ...projects: (string | null)[]) => {
     for (const p of new Set([session.project.id, ...projects])) {
@@ -68,23 +72,28 @@ export function attachmentsService(changes: ChangeBus, opts: AttachmentsServiceO
           `This cloud's compute API stops at ${caps.compute.maxVersion}; attaching a shared volume needs 2.60.`,
         );
       }
-      if (volume.multiattach && input.mode === 'rw' && !input.acknowledgeMultipleWriters) {
-        const writers = (await holdsOfVolume(cloud, volume)).filter(
-          (h) => h.mode === 'rw' && h.serverId !== server.id && !h.state.startsWith('error'),
-        );
-        if (writers.length > 0) {
-          throw conflict(
-            'multiple_writers_unacknowledged',
-            MULTIPLE_WRITERS_MESSAGE(
-              volume.name || volume.id,
-              writers.map((w) => w.serverName ?? w.serverId),
-            ),
-            { writers: writers.map((w) => ({ serverId: w.serverId, serverName: w.serverName })) },
-          );
+      // The two-writer rule reads the holders and then adds one: both happen inside the volume's
+      // section, so no other attach through the dashboard (this process or another) slips between.
+      // Acknowledged writers take the section too, or an unacknowledged one could read "no
+      // writer" just before they land.
+      const addsWriter = volume.multiattach && input.mode === 'rw';
+      const checkAndAttach = async () => {
+        if (addsWriter && !input.acknowledgeMultipleWriters) {
+          const writers = await writersOf(cloud, volume.id, server.id);
+          if (writers.length > 0) {
+            throw conflict(
+              'multiple_writers_unacknowledged',
+              MULTIPLE_WRITERS_MESSAGE(
+                volume.name || volume.id,
+                writers.map((w) => w.serverName ?? w.serverId),
+              ),
+              { writers: writers.map((w) => ({ serverId: w.serverId, serverName: w.serverName })) },
+            );
+          }
         }
-      }
-
-      const result = await attachVolume(cloud, server.id, volume.id, input.mode);
+        return attachVolume(cloud, server.id, volume.id, input.mode);
+      };
+      const result = addsWriter ? await volumeLock.hold([volume.id], checkAndAttach) : await checkAndAttach();
       publish(session, [server.id, volume.id], server.projectId, volume.projectId);
       const hold = await findNewHold(cloud, server, volume.id, result.accepted);
       return (
@@ -100,6 +109,7 @@ export function attachmentsService(changes: ChangeBus, opts: AttachmentsServiceO
           state: 'reserved',
           host: null,
           since: null,
+          knownToCompute: true,
         }
       );
     },

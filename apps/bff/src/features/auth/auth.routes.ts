@@ -6,32 +6,34 @@ import {
   switchProjectRequestSchema,
 } from '@sv/shared';
 import { Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
-import type { BffConfig } from '../../config.js';
-import { clearSessionCookie, requireSession, sessionOf, setSessionCookie } from '../../platform/session.js';
+import { ApiError } from '../../platform/errors.js';
+import {
+  clearSessionCookie,
+  currentSession,
+  requireSession,
+  sessionOf,
+  setSessionCookie,
+} from '../../platform/session.js';
 import { parseInput, sendValid } from '../../platform/validate.js';
 import { type authService, sessionView } from './auth.service.js';
+import type { LoginLimiter } from './login-limits.js';
 
-export function authRoutes(config: BffConfig, auth: ReturnType<typeof authService>): Router {
+const wrongCredentials = (err: unknown) => err instanceof ApiError && err.code === 'wrong_credentials';
+
+export function authRoutes(auth: ReturnType<typeof authService>, limiter: LoginLimiter): Router {
   const router = Router();
-  const loginLimiter = rateLimit({
-    windowMs: 15 * 60_000,
-    limit: config.loginRateLimit,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_req, res) => {
-      res.status(429).json({
-        error: {
-          code: 'too_many_attempts',
-          message: 'Too many sign-in attempts. Wait a few minutes and try again.',
-        },
-      });
-    },
-  });
 
-  router.post(apiPaths.session, loginLimiter, async (req, res) => {
+  router.post(apiPaths.session, async (req, res) => {
     const input = parseInput(loginRequestSchema, req.body);
-    const session = await auth.login(input);
+    const previous = currentSession(req);
+    const keys = { domain: input.domain, username: input.username, address: req.ip };
+    const session = await limiter
+      .attempt(keys, () => auth.login(input, previous), wrongCredentials)
+      .catch((err: unknown) => {
+        const retry = err instanceof ApiError ? err.details?.retryAfterSeconds : undefined;
+        if (typeof retry === 'number') res.setHeader('Retry-After', String(retry));
+        throw err;
+      });
     setSessionCookie(req, res, session);
     sendValid(res, sessionSchema, sessionView(session), 201);
   });

@@ -67,8 +67,19 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
     };
   }
 
+  /** The session's id stops working and its token is revoked (best effort: the cloud may be down). */
+  async function end(session: SessionData): Promise<void> {
+    await store.delete(session.id);
+    await keystone.revoke(session.token).catch(() => undefined);
+  }
+
   return {
-    async login(input: LoginRequest): Promise<SessionData> {
+    /**
+     * Signs in. Signing in over a live session (another user, or the same one again) ends that
+     * session: its id stops working and its Keystone token is revoked, so nothing the old cookie
+     * or token could do outlives the new sign-in.
+     */
+    async login(input: LoginRequest, previous: SessionData | null = null): Promise<SessionData> {
       let token: KeystoneToken;
       try {
         if (input.project) {
@@ -76,10 +87,13 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
         } else {
           // No project named: take the user's first one, as Horizon does.
           const unscoped = await keystone.passwordAuth({ ...input, project: null });
-          const first = (await keystone.projects(unscoped.token))[0];
-          if (!first) throw badRequest('no_project', 'This user has no project to work in.');
-          token = await keystone.rescope(unscoped.token, first.id);
-          await keystone.revoke(unscoped.token);
+          try {
+            const first = (await keystone.projects(unscoped.token))[0];
+            if (!first) throw badRequest('no_project', 'This user has no project to work in.');
+            token = await keystone.rescope(unscoped.token, first.id);
+          } finally {
+            await keystone.revoke(unscoped.token).catch(() => undefined);
+          }
         }
       } catch (err) {
         if (err instanceof OpenStackFault && err.status === 401) {
@@ -87,8 +101,17 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
         }
         throw err;
       }
-      const session = await build(token, input.domain);
-      await store.set(session);
+      let session: SessionData;
+      try {
+        session = await build(token, input.domain);
+        // Before the new session exists: if the old one cannot be ended, the sign-in fails.
+        if (previous) await end(previous);
+        await store.set(session);
+      } catch (err) {
+        // No session holds the new token: it must not stay valid behind the failure.
+        await keystone.revoke(token.token).catch(() => undefined);
+        throw err;
+      }
       return session;
     },
 
@@ -104,8 +127,7 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
     },
 
     async logout(session: SessionData): Promise<void> {
-      await store.delete(session.id);
-      await keystone.revoke(session.token).catch(() => undefined);
+      await end(session);
     },
   };
 }

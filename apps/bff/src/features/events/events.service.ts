@@ -6,6 +6,7 @@ import { listServers } from '../../openstack/nova.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
+import { backgroundScope, outsideRequest, runInRequest } from '../../platform/request-id.js';
 import type { SessionData } from '../../platform/session-store.js';
 
 /**
@@ -151,7 +152,12 @@ export class CloudWatcher {
   }
 
   #schedule(scope: string, watch: Watch, delay: number): void {
-    watch.timer = setTimeout(() => void this.#poll(scope, watch), delay);
+    // Each look is its own unit of work, not part of the stream request that happened to start the poller.
+    const look = () => void this.#poll(scope, watch);
+    watch.timer = setTimeout(
+      () => (this.log ? runInRequest(backgroundScope(this.log, 'watch-cloud'), look) : outsideRequest(look)),
+      delay,
+    );
     watch.timer.unref();
   }
 

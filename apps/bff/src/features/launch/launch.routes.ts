@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { BffConfig } from '../../config.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
+import type { VolumeLock } from '../../platform/volume-lock.js';
 import { requireSession, sessionOf } from '../../platform/session.js';
 import { parseInput, sendValid } from '../../platform/validate.js';
 import { type LaunchService, launchService, launchStoreFor } from './launch.service.js';
@@ -12,12 +13,19 @@ export function launchRoutes(deps: {
   config: BffConfig;
   logger: Logger;
   changes: ChangeBus;
+  /** The per-volume section attaches take too: a launch adds holders under the same rule. */
+  volumeLock?: VolumeLock;
   /** Tests pass their own; otherwise one is made from the config. */
   service?: LaunchService;
 }): Router {
   const service =
     deps.service ??
-    launchService({ store: launchStoreFor(deps.config), changes: deps.changes, logger: deps.logger });
+    launchService({
+      store: launchStoreFor(deps.config, deps.logger),
+      changes: deps.changes,
+      logger: deps.logger,
+      ...(deps.volumeLock ? { volumeLock: deps.volumeLock } : {}),
+    });
   const router = Router();
 
   router.post(apiPaths.launchPlan, requireSession, async (req, res) => {

@@ -1,4 +1,5 @@
 import type { LaunchRequest } from '@sv/shared';
+import { writersOf } from '../../openstack/attachments.js';
 import { findVolume } from '../../openstack/cinder.js';
 import type { CloudClient } from '../../openstack/cloud-client.js';
 import { OpenStackFault } from '../../openstack/fault.js';
@@ -12,8 +13,9 @@ import {
   listServers,
   type NovaServer,
 } from '../../openstack/nova.js';
-import { ApiError } from '../../platform/errors.js';
+import { ApiError, conflict } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import type { VolumeLock } from '../../platform/volume-lock.js';
 import { isFinal, type LaunchTracker } from './launch.progress.js';
 
 /** How long and how often a launch waits on the cloud. */
@@ -40,12 +42,66 @@ export const DEFAULT_TIMING: LaunchTiming = {
   attachTimeoutMs: 5 * 60_000,
 };
 
+/** Shared volumes the launch maps read-write, under the two-writer rule. */
+export interface LaunchWrites {
+  volumeIds: string[];
+  /** The user confirmed several writers (acknowledgeMultipleWriters). */
+  acknowledged: boolean;
+  /** Names the messages use. */
+  labels: Map<string, string>;
+}
+
 export interface LaunchRun {
   cloud: CloudClient;
   tracker: LaunchTracker;
   request: LaunchRequest;
   timing: LaunchTiming;
   log: Logger;
+  writes: LaunchWrites;
+  volumeLock: VolumeLock;
+}
+
+/** The two-writer rule's words for a launch (the plan's problem and a refusal at run time). */
+export const launchWritersMessage = (label: string, newWriters: number, existing: string[]) =>
+  `${label} would be written by ${newWriters + existing.length} servers at once` +
+  (existing.length > 0 ? ` (it already has read-write holders: ${existing.join(', ')})` : '') +
+  '. Two servers writing to one volume corrupt its data unless they run a cluster file system ' +
+  '(such as GFS2 or OCFS2) that coordinates their writes. Choose read-only, or confirm that the ' +
+  'servers use a cluster file system.';
+
+/**
+ * Adds holders under the two-writer rule, as an attach does: inside the sections of the shared
+ * volumes it writes, the holders are read again and, unless acknowledged, `fn` runs only if the
+ * volume ends with one writer at most. `fn` is the create or attach that adds the holders.
+ */
+async function addingWriters<T>(
+  run: LaunchRun,
+  volumeIds: readonly string[],
+  newWriters: number,
+  exceptServerId: string | null,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const guarded = volumeIds.filter((id) => run.writes.volumeIds.includes(id));
+  if (guarded.length === 0) return fn();
+  return run.volumeLock.hold(guarded, async () => {
+    if (!run.writes.acknowledged) {
+      for (const id of guarded) {
+        const writers = await writersOf(run.cloud, id, exceptServerId);
+        if (writers.length + newWriters > 1) {
+          const label = run.writes.labels.get(id) ?? `Volume ${id}`;
+          throw conflict(
+            'multiple_writers_unacknowledged',
+            launchWritersMessage(
+              label,
+              newWriters,
+              writers.map((w) => w.serverName ?? w.serverId),
+            ),
+          );
+        }
+      }
+    }
+    return fn();
+  });
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -181,7 +237,13 @@ async function multiCreate(run: LaunchRun): Promise<void> {
 
   let created: { reservationId: string | null; serverId: string | null };
   try {
-    created = await createServers(cloud, createInput(request, request.name, n, data));
+    created = await addingWriters(
+      run,
+      [...(boot ? [boot.volumeId] : []), ...data.map((d) => d.volumeId)],
+      n,
+      null,
+      () => createServers(cloud, createInput(request, request.name, n, data)),
+    );
   } catch (err) {
     tracker.failRest(messageOf(err));
     return;
@@ -302,7 +364,10 @@ async function serial(run: LaunchRun): Promise<void> {
     try {
       const { serverId } = await withBusyRetry(
         timing,
-        () => createServers(cloud, createInput(request, s.name, 1, [])),
+        () =>
+          addingWriters(run, boot ? [boot.volumeId] : [], 1, null, () =>
+            createServers(cloud, createInput(request, s.name, 1, [])),
+          ),
         retryLog(s.index, 'create'),
       );
       if (!serverId)
@@ -364,7 +429,10 @@ async function serial(run: LaunchRun): Promise<void> {
       try {
         await withBusyRetry(
           timing,
-          () => attachVolume(cloud, serverId, volume.volumeId, volume.mode),
+          () =>
+            addingWriters(run, [volume.volumeId], 1, serverId, () =>
+              attachVolume(cloud, serverId, volume.volumeId, volume.mode),
+            ),
           retryLog(s.index, 'attach'),
         );
         const device = await waitAttached(run, serverId, volume);

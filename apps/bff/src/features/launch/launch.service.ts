@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Launch, LaunchPlan, LaunchRequest } from '@sv/shared';
 import type { BffConfig } from '../../config.js';
+import { writersOf } from '../../openstack/attachments.js';
 import { type CinderVolume, findVolume } from '../../openstack/cinder.js';
 import { cloudFor, type CloudClient } from '../../openstack/cloud-client.js';
 import { findImage } from '../../openstack/glance.js';
@@ -10,15 +11,42 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SessionData } from '../../platform/session-store.js';
+import { MemoryVolumeLock, type VolumeLock } from '../../platform/volume-lock.js';
 import { LaunchTracker } from './launch.progress.js';
-import { DEFAULT_TIMING, type LaunchTiming, runLaunch } from './launch.run.js';
+import {
+  DEFAULT_TIMING,
+  type LaunchTiming,
+  type LaunchWrites,
+  launchWritersMessage,
+  runLaunch,
+} from './launch.run.js';
 import { type LaunchStore, MemoryLaunchStore, PgLaunchStore } from './launch.store.js';
 
 type Problem = LaunchPlan['problems'][number];
 
 /** Launch state in PostgreSQL when the BFF keeps its sessions there, else in memory. */
-export function launchStoreFor(config: BffConfig): LaunchStore {
-  return config.sessionDatabaseUrl ? new PgLaunchStore(config.sessionDatabaseUrl) : new MemoryLaunchStore();
+export function launchStoreFor(config: BffConfig, logger: Logger): LaunchStore {
+  return config.sessionDatabaseUrl
+    ? new PgLaunchStore(config.sessionDatabaseUrl, logger)
+    : new MemoryLaunchStore();
+}
+
+/** The shared volumes a launch maps read-write, with their names for messages. */
+function sharedWrites(
+  request: LaunchRequest,
+  bootVolume: CinderVolume | null,
+  dataVolumes: (CinderVolume | null)[],
+): LaunchWrites {
+  const picks = [
+    ...(request.boot.source === 'volume' ? [{ mode: request.boot.mode, volume: bootVolume }] : []),
+    ...request.dataVolumes.map((d, i) => ({ mode: d.mode, volume: dataVolumes[i] ?? null })),
+  ];
+  const shared = picks.flatMap((p) => (p.volume?.multiattach && p.mode === 'rw' ? [p.volume] : []));
+  return {
+    volumeIds: shared.map((v) => v.id),
+    acknowledged: request.acknowledgeMultipleWriters,
+    labels: new Map(shared.map((v) => [v.id, v.name ? `Volume ${v.name}` : `Volume ${v.id}`])),
+  };
 }
 
 /** Statuses a volume may be in for one more server to take it. */
@@ -33,8 +61,11 @@ export function launchService(deps: {
   changes: ChangeBus;
   logger: Logger;
   timing?: Partial<LaunchTiming>;
+  /** The section attaches take; alone, the service keeps its own. */
+  volumeLock?: VolumeLock;
 }) {
   const { store, changes, logger } = deps;
+  const volumeLock = deps.volumeLock ?? new MemoryVolumeLock();
   const timing: LaunchTiming = { ...DEFAULT_TIMING, ...deps.timing };
   const running = new Set<Promise<void>>();
 
@@ -85,7 +116,37 @@ export function launchService(deps: {
     }
   }
 
-  async function analyse(cloud: CloudClient, request: LaunchRequest): Promise<LaunchPlan> {
+  /**
+   * The two-writer rule, predicted for the plan: read-write on a shared volume by more than one
+   * server in all (this launch's and its present writers) needs the acknowledgement. The run
+   * checks it again inside the volume's section when it adds the holders.
+   */
+  async function writerProblems(
+    cloud: CloudClient,
+    request: LaunchRequest,
+    writes: LaunchWrites,
+  ): Promise<Problem[]> {
+    if (request.acknowledgeMultipleWriters || writes.volumeIds.length === 0) return [];
+    // With several servers the answer is known without asking.
+    const existing = await Promise.all(
+      writes.volumeIds.map((id) => (request.count > 1 ? [] : writersOf(cloud, id))),
+    );
+    return writes.volumeIds.flatMap((id, i) => {
+      const names = (existing[i] ?? []).map((w) => w.serverName ?? w.serverId);
+      if (request.count + names.length <= 1) return [];
+      return [
+        {
+          field: 'acknowledgeMultipleWriters',
+          message: launchWritersMessage(writes.labels.get(id) ?? `Volume ${id}`, request.count, names),
+        },
+      ];
+    });
+  }
+
+  async function analyse(
+    cloud: CloudClient,
+    request: LaunchRequest,
+  ): Promise<{ plan: LaunchPlan; writes: LaunchWrites }> {
     const session = cloud.session;
     const caps = session.capabilities;
     const problems: Problem[] = [];
@@ -123,6 +184,8 @@ export function launchService(deps: {
         false,
       );
     });
+    const writes = sharedWrites(request, bootVolume, dataVolumes);
+    problems.push(...(await writerProblems(cloud, request, writes)));
     // An admin's `zone:host` names a host in the zone.
     const zone = request.availabilityZone?.split(':')[0];
     if (zone !== undefined && !zones.some((z) => z.name === zone && z.available)) {
@@ -138,11 +201,14 @@ export function launchService(deps: {
         ? describeMultiCreate(request.count, bootMapping, imageId, data)
         : describeSerial(cloud, request.count, bootMapping, imageId, data);
     return {
-      strategy,
-      strategyReason: caps.launchStrategyReason,
-      requests,
-      problems,
-      ok: problems.length === 0,
+      plan: {
+        strategy,
+        strategyReason: caps.launchStrategyReason,
+        requests,
+        problems,
+        ok: problems.length === 0,
+      },
+      writes,
     };
   }
 
@@ -189,14 +255,14 @@ export function launchService(deps: {
   }
 
   return {
-    plan(session: SessionData, request: LaunchRequest): Promise<LaunchPlan> {
-      return analyse(cloudFor(session), request);
+    async plan(session: SessionData, request: LaunchRequest): Promise<LaunchPlan> {
+      return (await analyse(cloudFor(session), request)).plan;
     },
 
     /** Checks the plan, records the launch and starts it; the caller answers at once. */
     async start(session: SessionData, request: LaunchRequest): Promise<Launch> {
       const cloud = cloudFor(session);
-      const plan = await analyse(cloud, request);
+      const { plan, writes } = await analyse(cloud, request);
       if (!plan.ok) {
         const fields: Record<string, string> = {};
         for (const p of plan.problems) fields[p.field] ??= p.message;
@@ -214,7 +280,9 @@ export function launchService(deps: {
       );
       await tracker.save();
       const log = logger.child({ launch: launch.id });
-      const job = runLaunch({ cloud, tracker, request, timing, log }).finally(() => running.delete(job));
+      const job = runLaunch({ cloud, tracker, request, timing, log, writes, volumeLock }).finally(() =>
+        running.delete(job),
+      );
       running.add(job);
       return structuredClone(launch);
     },

@@ -1,5 +1,7 @@
 import type { Launch } from '@sv/shared';
-import pg from 'pg';
+import type pg from 'pg';
+import type { Logger } from '../../platform/logger.js';
+import { createPgPool, queryOrUnavailable } from '../../platform/pg-pool.js';
 
 /** A launch and whose it is: only its project may read it. */
 export interface LaunchRecord {
@@ -54,37 +56,51 @@ export class MemoryLaunchStore implements LaunchStore {
 
 const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Launches in PostgreSQL (table `bff_launches` by default), next to the sessions. */
+/**
+ * Launches in PostgreSQL (table `bff_launches` by default), next to the sessions. While the
+ * database cannot be reached every call fails with the typed 503 `database_unavailable`, and the
+ * next call after it is back works again.
+ */
 export class PgLaunchStore implements LaunchStore {
   readonly #pool: pg.Pool;
   #ready: Promise<void> | null = null;
 
   constructor(
     url: string,
+    private readonly logger: Logger,
     readonly table = 'bff_launches',
   ) {
     if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`);
     // Idle connections must not keep a process alive that is otherwise done.
-    this.#pool = new pg.Pool({ connectionString: url, max: 5, allowExitOnIdle: true });
+    this.#pool = createPgPool(url, logger, { max: 5, allowExitOnIdle: true });
+  }
+
+  #query<R extends pg.QueryResultRow>(text: string, values?: unknown[]) {
+    return queryOrUnavailable<R>(this.#pool, this.logger, text, values);
   }
 
   #init(): Promise<void> {
-    this.#ready ??= this.#pool
-      .query(
-        `create table if not exists ${this.table} (
-           id text primary key, project_id text not null, user_id text not null,
-           status text not null, data jsonb not null,
-           started_at timestamptz not null, updated_at timestamptz not null default now());
-         create index if not exists ${this.table}_project on ${this.table} (project_id, started_at desc)`,
-      )
-      .then(() => undefined);
+    this.#ready ??= this.#query(
+      `create table if not exists ${this.table} (
+         id text primary key, project_id text not null, user_id text not null,
+         status text not null, data jsonb not null,
+         started_at timestamptz not null, updated_at timestamptz not null default now());
+       create index if not exists ${this.table}_project on ${this.table} (project_id, started_at desc)`,
+    ).then(
+      () => undefined,
+      (err: unknown) => {
+        // Forget the failure (PostgreSQL down at the first call) so the next call tries again.
+        this.#ready = null;
+        throw err;
+      },
+    );
     return this.#ready;
   }
 
   async save(record: LaunchRecord) {
     await this.#init();
     const { launch } = record;
-    await this.#pool.query(
+    await this.#query(
       `insert into ${this.table} (id, project_id, user_id, status, data, started_at, updated_at)
        values ($1, $2, $3, $4, $5, $6, now())
        on conflict (id) do update set status = excluded.status, data = excluded.data, updated_at = now()`,
@@ -93,7 +109,7 @@ export class PgLaunchStore implements LaunchStore {
   }
   async get(id: string) {
     await this.#init();
-    const r = await this.#pool.query<{ data: Launch; project_id: string; user_id: string }>(
+    const r = await this.#query<{ data: Launch; project_id: string; user_id: string }>(
       `select data, project_id, user_id from ${this.table} where id = $1`,
       [id],
     );
@@ -102,7 +118,7 @@ export class PgLaunchStore implements LaunchStore {
   }
   async list(projectId: string, limit: number) {
     await this.#init();
-    const r = await this.#pool.query<{ data: Launch; project_id: string; user_id: string }>(
+    const r = await this.#query<{ data: Launch; project_id: string; user_id: string }>(
       `select data, project_id, user_id from ${this.table} where project_id = $1
        order by started_at desc limit $2`,
       [projectId, limit],

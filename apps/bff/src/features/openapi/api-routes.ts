@@ -8,6 +8,7 @@ import {
   changeEventSchema,
   createVolumeRequestSchema,
   flavorListSchema,
+  healthSchema,
   hostListSchema,
   imageListSchema,
   launchListSchema,
@@ -28,7 +29,7 @@ import {
   volumeSchema,
   volumeTypeListSchema,
 } from '@sv/shared';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * Every /api route, documented from the shared schemas; GET /api/openapi.json is built from
@@ -93,10 +94,13 @@ export const apiRoutes: ApiRoute[] = [
   {
     method: 'get',
     path: '/api/health',
-    summary: 'Liveness of the BFF',
+    summary: 'Whether the BFF reaches the cloud and its database (for a load balancer)',
     tag: 'platform',
     session: false,
-    responses: { 200: ok(z.object({ ok: z.boolean() })) },
+    responses: {
+      200: ok(healthSchema, 'Every part answers'),
+      503: { description: 'A part does not answer (named in checks)', schema: healthSchema },
+    },
   },
   {
     method: 'get',

@@ -40,7 +40,10 @@ export interface VolumeFacts {
   availabilityZone: string | null;
 }
 
-/** A live hold on a volume (error_* and detached records excluded). */
+/**
+ * A live hold on a volume (error_* and detached records excluded, and records Nova says are not
+ * its server's): what makes a plain volume unavailable to another server.
+ */
 export interface HoldFacts {
   serverId: string;
   mode: 'rw' | 'ro';
@@ -94,7 +97,8 @@ function serverStateRefusals(server: ServerFacts, volume: VolumeFacts): Refusal[
 }
 
 function volumeRefusals(server: ServerFacts, volume: VolumeFacts, holds: readonly HoldFacts[]): Refusal[] {
-  if (server.volumeIds.includes(volume.id) || holds.some((h) => h.serverId === server.id)) {
+  // Nova's list alone says what a server holds: anyone can make a Cinder record naming any server.
+  if (server.volumeIds.includes(volume.id)) {
     return [
       {
         code: 'already_attached',

@@ -68,14 +68,19 @@ function cloudFacts(session: SessionData, opts: PreflightOptions): CloudFacts {
   };
 }
 
-/** Live holds per volume id, from Cinder's records in every state plus the volume's own list. */
+/**
+ * Live holds per volume id, from Cinder's records in every state plus the volume's own list,
+ * less the records Nova says are not its server's (anyone can create a Cinder attachment naming
+ * any server). A holder the caller cannot see stays: Cinder will count it too.
+ */
 function holdsByVolume(
   volumes: readonly CinderVolume[],
   attachments: Awaited<ReturnType<typeof listVolumeAttachments>>,
+  servers: readonly NovaServer[],
 ): Map<string, HoldFacts[]> {
   const out = new Map<string, HoldFacts[]>();
-  for (const h of joinHolds({ cinderAttachments: attachments, volumes, withHosts: false })) {
-    if (notHolding(h.state)) continue;
+  for (const h of joinHolds({ cinderAttachments: attachments, volumes, servers, withHosts: false })) {
+    if (notHolding(h.state) || h.knownToCompute === false) continue;
     const list = out.get(h.volumeId) ?? [];
     list.push({ serverId: h.serverId, mode: h.mode });
     out.set(h.volumeId, list);
@@ -100,7 +105,7 @@ export function preflightService(opts: PreflightOptions) {
       listVolumeAttachments(cloud, { volumeId: volume.id, allProjects: session.isAdmin }),
       hostFacts(cloud),
     ]);
-    const holds = holdsByVolume([volume], attachments).get(volume.id) ?? [];
+    const holds = holdsByVolume([volume], attachments, servers).get(volume.id) ?? [];
     const facts = cloudFacts(session, opts);
     const candidates = servers.map((server): Candidate => {
       const v = judge(server, volume, holds, facts, hostOf(hosts, server));
@@ -118,12 +123,14 @@ export function preflightService(opts: PreflightOptions) {
     const server = await findServer(cloud, serverId);
     if (!server) throw notFound(`Server ${serverId} could not be found.`);
     const project = otherProject(session, server.projectId);
-    const [volumes, attachments, hosts] = await Promise.all([
+    const [volumes, attachments, servers, hosts] = await Promise.all([
       listVolumes(cloud, project ? { projectId: project } : {}),
       listVolumeAttachments(cloud, { allProjects: session.isAdmin }),
+      // Every server the caller can see, to tell the volumes' real holders from stray records.
+      listServers(cloud, session.isAdmin ? { allProjects: true } : {}),
       hostFacts(cloud),
     ]);
-    const holds = holdsByVolume(volumes, attachments);
+    const holds = holdsByVolume(volumes, attachments, servers);
     const facts = cloudFacts(session, opts);
     const host = hostOf(hosts, server);
     const candidates = volumes.map((volume): Candidate => {

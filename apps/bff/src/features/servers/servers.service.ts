@@ -1,5 +1,5 @@
 import type { Attachment, Server } from '@sv/shared';
-import { holdsOfServer, joinHolds } from '../../openstack/attachments.js';
+import { holdsOfServer, holdsOnServer, joinHolds } from '../../openstack/attachments.js';
 import { listVolumeAttachments, listVolumes } from '../../openstack/cinder.js';
 import { cloudFor } from '../../openstack/cloud-client.js';
 import { findImage, listImages } from '../../openstack/glance.js';
@@ -45,14 +45,8 @@ export function serversService(changes: ChangeBus) {
       ]);
       const holds = joinHolds({ cinderAttachments, volumes, servers, withHosts: session.isAdmin });
       const imageNames = new Map(images.map((i) => [i.id, i.name]));
-      return servers.map((s) =>
-        toServerView(
-          s,
-          holds.filter((h) => h.serverId === s.id),
-          imageNames,
-          session.isAdmin,
-        ),
-      );
+      // A server's volumes are the ones Nova lists on it; Cinder's records only describe them.
+      return servers.map((s) => toServerView(s, holdsOnServer(holds, s), imageNames, session.isAdmin));
     },
 
     async get(session: SessionData, serverId: string): Promise<Server> {

@@ -127,7 +127,8 @@ function fromExtension(ext: ExtTopology): Topology {
 // --- Composed from standard APIs (a real cloud) -------------------------------------------------
 
 /**
- * Servers detail, volumes detail and Cinder's attachment records (3.27+), joined here. Cinder's
+ * Servers detail, volumes detail and Cinder's attachment records (3.27+), joined here; an edge is
+ * a volume Nova lists on the server (servers detail), with Cinder's record for its details. Cinder's
  * records carry no update time, so an attachment's time in a transitional state is measured from
  * its volume's `updated_at`: a lower bound, so a stuck flag is never raised too early.
  */
@@ -154,12 +155,14 @@ export async function composedTopology(
     admin ? visibleHosts(cloud) : Promise.resolve<ComputeHost[]>([]),
   ]);
   const volumeById = new Map(volumes.map((v) => [v.id, v]));
+  // A record Nova does not list on its server is nobody's (anyone can create one naming any
+  // server): neither an edge nor a count. One naming a server the caller cannot see stays in the counts.
   const holds = joinHolds({
     cinderAttachments: attachments,
     volumes,
     servers: allServers,
     withHosts: admin,
-  }).filter((h) => !h.state.startsWith('error'));
+  }).filter((h) => !h.state.startsWith('error') && h.knownToCompute !== false);
 
   let servers = admin || !q.host ? allServers : allServers.filter((s) => s.hostId === q.host);
   const listed = new Set(servers.map((s) => s.id));

@@ -1,5 +1,6 @@
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
+import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
 import { nowIso } from '../../platform/time.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import {
@@ -80,6 +81,8 @@ export async function advanceServer(
   try {
     outcome = await step(deps, server, ctx);
   } catch (err) {
+    // The database failed, not the step: the task runner runs it again; the server stays as it is.
+    if (isTransientDatabaseError(err)) throw err;
     deps.logger.error({ err, serverId, task: server.task_state }, 'server step failed');
     await markError(deps, serverId, server.task_state, err instanceof Error ? err.message : String(err));
     return;

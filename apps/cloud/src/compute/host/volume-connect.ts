@@ -1,4 +1,5 @@
 import type { Tx } from '../../platform/db/store.js';
+import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
 import { nowIso } from '../../platform/time.js';
 import { serviceCaller, type Volume } from '../clients/volume-client.js';
 import type { ComputeDeps } from '../deps.js';
@@ -94,6 +95,8 @@ export async function connectServerVolumes(deps: ComputeDeps, serverId: string):
       const done = await deps.store.transaction((tx) => connectOne(deps, tx, serverId, candidate.uuid, host));
       if (done) outcomes.push({ bdmUuid: candidate.uuid, volumeId, ok: true });
     } catch (err) {
+      // The database failed, not the host: an accepted attach is retried (tasks.ts), never rolled back.
+      if (isTransientDatabaseError(err)) throw err;
       const error = err instanceof Error ? err.message : String(err);
       deps.logger.warn({ err, serverId, volumeId }, 'volume connect failed');
       // A failed boot is cleaned up by the build (the server goes to ERROR); an attach undoes itself.

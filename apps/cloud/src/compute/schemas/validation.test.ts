@@ -66,3 +66,39 @@ describe("Nova's wording of the first schema error", () => {
     expect(nonNegativeIntParam({ limit: ['1', '2'] }, 'limit')).toBe(2);
   });
 });
+
+describe('format checks stay linear on long input', () => {
+  const body = (props: Record<string, JsonSchema>) => requestSchema({ type: 'object', properties: props });
+  const timed = (f: () => void) => {
+    const started = performance.now();
+    thrown(f);
+    return performance.now() - started;
+  };
+
+  it('base64 and names with spaces judge 200 KB strings at once (both backtracked quadratically)', () => {
+    const spaces = `${' '.repeat(200_000)}!`;
+    // 200 KB of whitespace and one bad character: about 25 s with the backtracking pattern.
+    expect(
+      timed(() => validateBody(body({ u: { type: 'string', format: 'base64' } }), { u: spaces })),
+    ).toBeLessThan(500);
+    expect(
+      thrown(() => validateBody(body({ u: { type: 'string', format: 'base64' } }), { u: spaces })),
+    ).toMatch(/is not a 'base64'$/);
+    const name = body({ n: { type: 'string', format: 'name_with_leading_trailing_spaces' } });
+    expect(
+      timed(() => thrown(() => validateBody(name, { n: `${'! '.repeat(100_000)}\u0001` }))),
+    ).toBeLessThan(500);
+    expect(thrown(() => validateBody(name, { n: ' a ' }))).toBeNull();
+    expect(thrown(() => validateBody(name, { n: '   ' }))).toMatch(/at least one non space character$/);
+    expect(
+      thrown(() => validateBody(body({ u: { type: 'string', format: 'base64' } }), { u: 'YQ==\n' })),
+    ).toBeNull();
+  });
+
+  it('a numeric-string bound judges a long non-number at once', () => {
+    const schema = body({ n: { type: ['integer', 'string'], minimum: 1 } });
+    expect(timed(() => validateBody(schema, { n: `${'0'.repeat(200_000)}x` }))).toBeLessThan(500);
+    expect(thrown(() => validateBody(schema, { n: '0' }))).toMatch(/0 is less than the minimum of 1$/);
+    expect(thrown(() => validateBody(schema, { n: '1.5e0' }))).toBeNull();
+  });
+});

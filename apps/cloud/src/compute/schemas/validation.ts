@@ -1,5 +1,6 @@
 import { badRequest, type OpenStackError } from '../../platform/http/errors.js';
 import { isUuidLike } from '../../platform/ids.js';
+import { isUserRegex } from '../../platform/user-regex.js';
 import {
   type FormatCheck,
   firstSchemaError,
@@ -41,11 +42,17 @@ const NOVA_FORMATS: Readonly<Record<string, FormatCheck>> = {
     typeof v === 'string' && v.length > 0 && /^(?![\s\u0085\u00a0])[\P{C}]*(?<![\s\u0085\u00a0])$/u.test(v)
       ? 'valid'
       : { raise: INVALID_NAME },
+  // Two linear scans: one pattern with a \S between two runs backtracks quadratically.
   name_with_leading_trailing_spaces: (v) =>
-    typeof v !== 'string' || v === '' || /^[\P{C}]*\S[\P{C}]*$/u.test(v)
+    typeof v !== 'string' || v === '' || (/^[\P{C}]*$/u.test(v) && /\S/.test(v))
       ? 'valid'
       : { raise: INVALID_NAME_SPACES },
-  base64: stringFormat((s) => /^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(s) && s.replace(/\s/g, '').length % 4 === 0),
+  // `={0,2}` only after the data, so no whitespace run can be split two ways (quadratic backtracking).
+  base64: stringFormat(
+    (s) => /^[A-Za-z0-9+/\s]*(?:={1,2}\s*)?$/.test(s) && s.replace(/\s/g, '').length % 4 === 0,
+  ),
+  // Nova's `_validate_regex_format`: a non-empty string `re.compile` takes (here: RE2 can run).
+  regex: (v) => (typeof v !== 'string' || (v !== '' && isUserRegex(v)) ? 'valid' : 'invalid'),
   ipv4: stringFormat((s) => /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(s)),
   ipv6: stringFormat((s) => /^[0-9a-fA-F:.]+$/.test(s) && s.includes(':')),
 };

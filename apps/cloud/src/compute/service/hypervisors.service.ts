@@ -3,6 +3,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { badRequest, notFound, OpenStackError } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { isUuidLike } from '../../platform/ids.js';
+import { likeSearch } from '../../platform/user-regex.js';
 import type { HypervisorListQuery } from '../schemas/hypervisors.schemas.js';
 import { MAX_LIMIT } from '../schemas/validation.js';
 import { hostsStore, type NodeRow, type ServiceRow } from '../store/hosts.store.js';
@@ -74,7 +75,9 @@ export async function listHypervisors(
       );
     }
     links = false;
-    pairs = pairs.filter((p) => likeMatch(p.node.hypervisor_hostname, pattern));
+    // Nova's SQL `LIKE '%pattern%'`, in linear time however many wildcards it has.
+    const hostnameLike = likeSearch(pattern);
+    pairs = pairs.filter((p) => hostnameLike.test(p.node.hypervisor_hostname));
     if (pairs.length === 0) throw noMatch(pattern);
   } else if (paged) {
     if (marker !== undefined) {
@@ -91,15 +94,6 @@ export async function listHypervisors(
     links,
     withServers,
   };
-}
-
-/** SQL `LIKE '%pattern%'` as Nova searches hypervisor hostnames. */
-function likeMatch(hostname: string, pattern: string): boolean {
-  const re = pattern
-    .split('')
-    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(re, 'i').test(hostname);
 }
 
 /** Ids are uuids from 2.53 (400 otherwise), integers before (404 otherwise). */
@@ -171,7 +165,8 @@ export async function searchHypervisors(
   pattern: string,
   withServers: boolean,
 ): Promise<Hypervisor[]> {
-  const pairs = (await nodesWithServices(db)).filter((p) => likeMatch(p.node.hypervisor_hostname, pattern));
+  const hostnameLike = likeSearch(pattern);
+  const pairs = (await nodesWithServices(db)).filter((p) => hostnameLike.test(p.node.hypervisor_hostname));
   if (pairs.length === 0) throw noMatch(pattern);
   return hypervisorsOf(db, pairs, withServers);
 }

@@ -3,6 +3,7 @@ import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
+import { userRegex } from '../../platform/user-regex.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { bdmsStore, type ServerViewBdm } from '../store/bdms.store.js';
@@ -16,6 +17,7 @@ import type { ServerExtras } from '../views/server.view.js';
 import { parseJson } from '../views/server.view.js';
 import type { Image } from '../clients/image-client.js';
 import { scheduleAdvance } from '../host/server-lifecycle.js';
+import { multiParams, validateQuery } from '../schemas/validation.js';
 import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
 
 /**
@@ -204,15 +206,74 @@ function parseTime(name: string, value: string): string {
   return new Date(ms).toISOString();
 }
 
-/** Python `re.search` with a JS RegExp (close enough for names); a bad pattern matches nothing. */
-function regexFilter(pattern: string): (value: string | null) => boolean {
-  try {
-    const re = new RegExp(pattern, 'u');
-    return (value) => value !== null && re.test(value);
-  } catch {
-    return () => false;
-  }
+/**
+ * The query parameters Nova's schema types `common_query_regex_param`, in its order (the first
+ * invalid one is the one reported): each value must compile as a regular expression.
+ */
+const REGEX_PARAMS_V21 = [
+  'kernel_id',
+  'ramdisk_id',
+  'hostname',
+  'key_name',
+  'power_state',
+  'node',
+  'flavor',
+  'reservation_id',
+  'launched_at',
+  'terminated_at',
+  'availability_zone',
+  'name',
+  'display_name',
+  'description',
+  'display_description',
+  'locked_by',
+  'root_device_name',
+  'config_drive',
+  'access_ip_v4',
+  'access_ip_v6',
+  'auto_disk_config',
+  'progress',
+  'ip',
+  'ip6',
+  'created_at',
+];
+const REGEX_PARAMS_V226 = ['tags', 'tags-any', 'not-tags', 'not-tags-any'];
+
+/** `query_params_v21`'s regex parameters: "Invalid input for query parameters name. Value: (. '(' is not a 'regex'". */
+function validateRegexParams(query: Query, version: Microversion): void {
+  const names = version.atLeast('2.26') ? [...REGEX_PARAMS_V21, ...REGEX_PARAMS_V226] : REGEX_PARAMS_V21;
+  const regexParam = multiParams({ type: 'string', format: 'regex' });
+  const values = Object.fromEntries(
+    names
+      .filter((k) => query[k] !== undefined)
+      .map((k) => [k, ([] as unknown[]).concat(query[k]).map(String)]),
+  );
+  validateQuery(
+    { type: 'object', properties: Object.fromEntries(names.map((k) => [k, regexParam])) },
+    values,
+  );
 }
+
+/**
+ * A regex filter as Nova's database runs it (`_regex_instance_filter`) on MySQL, as the recorded
+ * cloud does (captures 403, 407, 408): REGEXP under a case-insensitive collation, after Nova
+ * escapes every `|` (`_safe_regex_mysql`, so `a|b` is the literal text). Evaluated in linear time;
+ * a pattern the schema let through always compiles here, and NULL never matches.
+ */
+function regexFilter(pattern: string): (value: string | null) => boolean {
+  const re = userRegex(pattern.replaceAll('|', '\\|'), { ignoreCase: true });
+  if (!re) return () => false;
+  return (value) => value !== null && re.test(value);
+}
+
+/** Columns Nova matches as regular expressions (not in `exact_match_filter_names`). */
+const REGEX_COLUMNS = [
+  ['hostname', 'hostname'],
+  ['node', 'node'],
+  ['availability_zone', 'availability_zone'],
+  ['key_name', 'key_name'],
+  ['reservation_id', 'reservation_id'],
+] as const satisfies readonly (readonly [string, keyof ServerListKey])[];
 
 type SortKey = keyof ServerListKey;
 // No prototype: the keys come from the request, and `constructor` must not find a column.
@@ -260,6 +321,7 @@ export async function listServers(
   query: Query,
   opts: { detail: boolean },
 ): Promise<ServerListing> {
+  validateRegexParams(query, version);
   if (version.atLeast('2.75')) {
     const known = knownParams(version);
     const extras = Object.keys(query).filter((k) => !known.has(k) && !k.startsWith('_'));
@@ -317,13 +379,9 @@ export async function listServers(
     filter.projectId = auth.projectId ?? '';
   }
   const str = (k: string) => lastValue(search[k]);
-  if (str('reservation_id') !== undefined) filter.reservationId = str('reservation_id');
   if (str('host') !== undefined) filter.host = str('host');
-  if (str('node') !== undefined) filter.node = str('node');
   if (str('image') !== undefined) filter.imageId = str('image')!.split('/').at(-1);
   if (str('flavor') !== undefined) filter.flavorId = str('flavor')!.split('/').at(-1);
-  if (str('availability_zone') !== undefined) filter.availabilityZone = str('availability_zone');
-  if (str('key_name') !== undefined) filter.keyName = str('key_name');
   if (str('user_id') !== undefined) filter.userId = str('user_id');
   if (str('uuid') !== undefined) filter.uuid = str('uuid');
   if (str('locked') !== undefined) filter.locked = boolFromString(str('locked'));
@@ -341,7 +399,8 @@ export async function listServers(
   // Only what the sort and the in-memory filters below read.
   const columns: SortKey[] = sort.map(([key]) => key);
   if (name !== undefined) columns.push('name');
-  if (str('hostname') !== undefined) columns.push('hostname');
+  const regexColumns = REGEX_COLUMNS.filter(([param]) => str(param) !== undefined);
+  for (const [, column] of regexColumns) columns.push(column);
   if (['tags', 'tags-any', 'not-tags', 'not-tags-any'].some((k) => search[k] !== undefined))
     columns.push('tags');
   let keys = await serversStore.listKeys(deps.store.db, filter, columns);
@@ -351,9 +410,9 @@ export async function listServers(
     const match = regexFilter(name);
     keys = keys.filter((k) => match(k.name));
   }
-  if (str('hostname') !== undefined) {
-    const match = regexFilter(str('hostname')!);
-    keys = keys.filter((k) => match(k.hostname));
+  for (const [param, column] of regexColumns) {
+    const match = regexFilter(str(param)!);
+    keys = keys.filter((k) => match(k[column]));
   }
   keys = filterTags(keys, search);
 

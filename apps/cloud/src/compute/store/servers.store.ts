@@ -56,6 +56,7 @@ export type ServerListKey = Pick<
   | 'node'
   | 'availability_zone'
   | 'key_name'
+  | 'reservation_id'
   | 'project_id'
   | 'user_id'
   | 'hostname'
@@ -71,15 +72,11 @@ export interface ServerSqlFilter {
   onlyDeleted: boolean;
   vmStates?: string[];
   taskStates?: string[];
-  reservationId?: string;
   host?: string;
-  node?: string;
   imageId?: string;
   flavorId?: string;
   changesSince?: string;
   changesBefore?: string;
-  availabilityZone?: string;
-  keyName?: string;
   locked?: boolean;
   powerState?: number;
   uuid?: string;
@@ -99,6 +96,7 @@ const LIST_COLUMNS = [
   'node',
   'availability_zone',
   'key_name',
+  'reservation_id',
   'project_id',
   'user_id',
   'hostname',
@@ -205,15 +203,11 @@ export const serversStore = {
     if (f.vmStates !== undefined) q = q.where('vm_state', 'in', f.vmStates.length ? f.vmStates : ['']);
     if (f.taskStates !== undefined)
       q = q.where('task_state', 'in', f.taskStates.length ? f.taskStates : ['']);
-    if (f.reservationId !== undefined) q = q.where('reservation_id', '=', f.reservationId);
     if (f.host !== undefined) q = q.where('host', '=', f.host);
-    if (f.node !== undefined) q = q.where('node', '=', f.node);
     if (f.imageId !== undefined) q = q.where('image_id', '=', f.imageId);
     if (f.flavorId !== undefined) q = q.where('flavor_id', '=', f.flavorId);
     if (f.changesSince !== undefined) q = q.where('updated_at', '>=', f.changesSince);
     if (f.changesBefore !== undefined) q = q.where('updated_at', '<=', f.changesBefore);
-    if (f.availabilityZone !== undefined) q = q.where('availability_zone', '=', f.availabilityZone);
-    if (f.keyName !== undefined) q = q.where('key_name', '=', f.keyName);
     if (f.locked !== undefined) q = q.where('locked', '=', f.locked ? 1 : 0);
     if (f.powerState !== undefined) q = q.where('power_state', '=', f.powerState);
     if (f.uuid !== undefined) q = q.where('id', '=', f.uuid);

@@ -34,9 +34,18 @@ function versions(max: string, min: string): VersionInfo[] {
   ];
 }
 
+/** `p.strip('/')` without a regex: `/\/+$/` retried at every slash is quadratic on a long path. */
+function trimSlashes(p: string): string {
+  let start = 0;
+  let end = p.length;
+  while (start < end && p[start] === '/') start++;
+  while (end > start && p[end - 1] === '/') end--;
+  return p.slice(start, end);
+}
+
 /** Nova's `url_join`: parts stripped of slashes, joined; an empty last part leaves a trailing slash. */
 function urlJoin(...parts: string[]): string {
-  const clean = parts.filter((p) => p !== '').map((p) => p.replace(/^\/+|\/+$/g, ''));
+  const clean = parts.filter((p) => p !== '').map(trimSlashes);
   if (parts.at(-1) === '') clean.push('');
   return clean.join('/');
 }

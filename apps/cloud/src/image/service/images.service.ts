@@ -108,6 +108,17 @@ export async function getImage(db: Db, caller: Caller, id: string): Promise<Imag
   return img;
 }
 
+/** An image by id as another service asks Glance for it (`show`): null when absent or not the caller's to see. */
+export async function findVisibleImage(db: Db, caller: Caller, id: string): Promise<ImageRow | null> {
+  const img = await imagesStore.byId(db, id);
+  return img && visible(img, caller) ? img : null;
+}
+
+/** The images an exact `?name=` listing shows the caller (`detail(filters={'name': ...})`). */
+export async function listImagesNamed(db: Db, caller: Caller, name: string): Promise<ImageRow[]> {
+  return (await imagesStore.list(db, { name })).filter((img) => listable(img, caller, undefined));
+}
+
 /** Our images carry an md5 checksum only; Glance also reports a sha512 multihash. */
 export function osHashValue(img: ImageRow): string | null {
   if (img.checksum === null) return null;

@@ -33,6 +33,7 @@ const BASE_CODES: Record<number, string> = {
   5: 'SQLITE_BUSY',
   6: 'SQLITE_LOCKED',
   8: 'SQLITE_READONLY',
+  10: 'SQLITE_IOERR',
   11: 'SQLITE_CORRUPT',
   13: 'SQLITE_FULL',
   19: 'SQLITE_CONSTRAINT',

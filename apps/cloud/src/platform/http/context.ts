@@ -16,6 +16,8 @@ export interface AuthContext {
 
 export interface RequestContext {
   requestId: string;
+  /** The caller's X-OpenStack-Request-ID (`req-<uuid>`), when it sent a valid one. */
+  globalRequestId?: string;
   log: Logger;
   version?: Microversion;
   auth?: AuthContext;

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
+import { type DatabaseFault, databaseFault, describeDatabaseError } from '../db/unavailable.js';
 import type { Logger } from '../logger.js';
 import { OpenStackError, WEBOB_BAD_REQUEST } from './errors.js';
 
@@ -24,11 +25,39 @@ const HTTP_TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Request Entity Too Large',
+  414: 'Request-URI Too Long',
   415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
+
+/** How long a client is told to wait before trying again while the database is unavailable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+const UNAVAILABLE_BECAUSE: Record<DatabaseFault, string> = {
+  'connection-lost': 'its database cannot be reached',
+  timeout: 'its database did not answer in time',
+  busy: 'its database is busy',
+  'disk-full': 'its database is out of space',
+  io: 'its database cannot read or write its storage',
+};
+
+/**
+ * The 503 for a database that is unreachable, too slow, busy or full: the client may try again
+ * (Retry-After). Never a 500, and never retried here: a COMMIT whose answer was lost may have
+ * been applied, so only the client can decide to send the request again.
+ */
+export function databaseUnavailable(fault: DatabaseFault): OpenStackError {
+  return new OpenStackError(
+    503,
+    `The service is temporarily unavailable: ${UNAVAILABLE_BECAUSE[fault]}. Try again later.`,
+    { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+  );
+}
 
 export type FaultStyle = 'nova' | 'keystone';
 
@@ -53,6 +82,11 @@ export function toOpenStackError(err: unknown, log: Logger): OpenStackError {
   if (e?.type === 'entity.parse.failed') return new OpenStackError(400, 'Malformed request body');
   if (e?.status && e.status >= 400 && e.status < 500) {
     return new OpenStackError(e.status, 'Malformed request body');
+  }
+  const fault = databaseFault(err);
+  if (fault) {
+    log.warn({ err: describeDatabaseError(err) }, 'database unavailable: answered 503');
+    return databaseUnavailable(fault);
   }
   log.error({ err }, 'unexpected error');
   return new OpenStackError(500, 'Unexpected API Error.');
@@ -80,4 +114,4 @@ export function faultHandler(style: FaultStyle, serviceMessage500?: string): Err
   };
 }
 
-const silentLog = { error: () => undefined } as unknown as Logger;
+const silentLog = { error: () => undefined, warn: () => undefined } as unknown as Logger;

@@ -136,7 +136,8 @@ function numberFrom(v: unknown, numericStrings: boolean): number | null {
   if (typeof v === 'number') return v;
   if (numericStrings && typeof v === 'string') {
     const t = v.trim();
-    if (/^[+-]?\d+$/.test(t) || /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+    // One way to read each digit run: `\d+\.?\d*` backtracks quadratically on a long non-number.
+    if (/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(t)) return Number(t);
   }
   return null;
 }

@@ -1,8 +1,9 @@
+import type { Image, ImageApi } from '../../image/index.js';
 import type { Store, Tx } from '../../platform/db/store.js';
-import { badRequest, notFound, policyForbidden } from '../../platform/http/errors.js';
+import { badRequest, conflict, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { assertProjectWriter } from '../../platform/http/policy.js';
-import { newUuid } from '../../platform/ids.js';
+import { isUuidLike, newUuid } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 import { nowIso } from '../../platform/time.js';
 import { type AttachmentRow, attachmentsStore } from '../store/attachments.store.js';
@@ -24,6 +25,24 @@ import { isMultiattachType, type TypesService } from './types.service.js';
 export const volumeNotFound = (id: string) => notFound(`Volume ${id} could not be found.`);
 const invalidVolume = (reason: string) => badRequest(`Invalid volume: ${reason}`);
 const invalidInput = (reason: string) => badRequest(`Invalid input received: ${reason}`);
+
+/** SRC_VOL_PROCEED_STATUS: the states a volume can be cloned from. */
+const SOURCE_VOLUME_STATUSES = ['available', 'in-use'];
+const GIB = 1024 ** 3;
+
+/** check_image_metadata: an active image whose data and min_disk fit in the new volume. */
+function checkImageFits(image: Image, sizeGb: number): void {
+  if (image.status !== 'active') throw invalidInput(`Image ${image.id} is not active.`);
+  const imageGb = Math.ceil((image.size ?? 0) / GIB);
+  if (imageGb > sizeGb) {
+    throw invalidInput(`Size of specified image ${imageGb}GB is larger than volume size ${sizeGb}GB.`);
+  }
+  if (sizeGb < image.minDisk) {
+    throw invalidInput(
+      `Volume size ${sizeGb}GB cannot be smaller than the image minDisk size ${image.minDisk}GB.`,
+    );
+  }
+}
 
 /** volume/api.py delete: the conditional update's failure text (captures 53, 251, 290, 291). */
 export const DELETE_REFUSED =
@@ -186,9 +205,11 @@ export function createVolumesService(deps: {
   store: Store;
   backend: Backend;
   types: TypesService;
+  /** The image service, for the image a volume is created from. */
+  images: ImageApi;
   logger: Logger;
 }) {
-  const { store, backend, types } = deps;
+  const { store, backend, types, images } = deps;
   const db = store.db;
 
   /** volume_api.get: admins reach every project's volumes, members only their own (else 404). */
@@ -373,17 +394,40 @@ export function createVolumesService(deps: {
     return { count: rows.length, size, metadata };
   }
 
+  /**
+   * `_image_uuid_from_ref`: the id at the end of the ref (Nova sends a URL), an image of that id
+   * the caller can see, else the one image of that exact name; anything else is refused before a
+   * volume exists (captures 410-412).
+   */
+  async function imageFromRef(caller: Caller, ref: string): Promise<Image> {
+    const id = ref.split('/').pop() ?? '';
+    if (isUuidLike(id)) {
+      const byId = await images.findVisible(caller, id);
+      if (byId) return byId;
+    }
+    const named = await images.listNamed(caller, ref);
+    if (named.length > 1)
+      throw conflict(`Multiple matches found for '${ref}', use an ID to be more specific.`);
+    if (named[0]) return named[0];
+    throw badRequest('Invalid image identifier or unable to access requested image.');
+  }
+
+  /**
+   * POST /volumes. The references the body names are looked up in the order Cinder's API layer
+   * does (type, snapshot, source volume, consistency group, group, image, backup: captures
+   * 231, 410-421), then volume_api.create and its flow check what they found.
+   */
   async function create(caller: Caller, version: Microversion, input: CreateVolumeInput): Promise<VolumeRow> {
     const type = input.volumeType ? await types.byNameOrId(caller, input.volumeType) : null;
     if (input.snapshotId !== null) throw notFound(`Snapshot ${input.snapshotId} could not be found.`);
     const source = input.sourceVolid !== null ? await get(caller, input.sourceVolid) : null;
-    if (input.backupId !== null && version.atLeast('3.47')) {
-      throw notFound(`Backup ${input.backupId} could not be found.`);
-    }
+    // Cinder looks a consistency group up in its groups table.
+    if (input.consistencygroupId) throw notFound(`Group ${input.consistencygroupId} could not be found.`);
     if (input.groupId && version.atLeast('3.13'))
       throw notFound(`Group ${input.groupId} could not be found.`);
-    if (input.consistencygroupId) {
-      throw notFound(`ConsistencyGroup ${input.consistencygroupId} could not be found.`);
+    const image = input.imageRef !== null ? await imageFromRef(caller, input.imageRef) : null;
+    if (input.backupId !== null && version.atLeast('3.47')) {
+      throw notFound(`Backup ${input.backupId} could not be found.`);
     }
     if (input.multiattach) {
       throw badRequest(
@@ -391,12 +435,19 @@ export function createVolumesService(deps: {
       );
     }
     // volume_api.create's first check, once the API layer has found what the body names.
-    assertProjectWriter(caller, input.imageRef !== null ? 'volume:create_from_image' : 'volume:create');
-    const az = input.availabilityZone ?? (source ? source.availability_zone : BACKEND.availabilityZone);
-    if (az !== BACKEND.availabilityZone) throw badRequest(`Availability zone '${az}' is invalid.`);
+    assertProjectWriter(caller, image !== null ? 'volume:create_from_image' : 'volume:create');
+    // The flow's ExtractVolumeRequestTask: one source at most, in a state it can be copied from.
+    if (image !== null && source !== null) {
+      throw invalidInput('May specify only one of backup, imageRef, snapshot, source volume');
+    }
+    if (source && !SOURCE_VOLUME_STATUSES.includes(source.status)) {
+      throw invalidVolume(
+        `Originating source volume status must be one of '${SOURCE_VOLUME_STATUSES.join(', ')}' values`,
+      );
+    }
 
-    // create_volume flow _extract_size: the size falls back to the source's, then must be a
-    // positive integer not smaller than the source.
+    // _extract_size: the size falls back to the source's, then must be a positive integer not
+    // smaller than the source.
     let size: number | string | null = input.size;
     if (!size && source) size = source.size;
     const asInt = typeof size === 'string' && /^\s*[+-]?\d+\s*$/.test(size) ? Number(size) : size;
@@ -410,6 +461,9 @@ export function createVolumesService(deps: {
         `Volume size '${asInt}'GB cannot be smaller than original volume size  ${source.size}GB. They must be >= original volume size.`,
       );
     }
+    if (image) checkImageFits(image, asInt);
+    const az = input.availabilityZone ?? (source ? source.availability_zone : BACKEND.availabilityZone);
+    if (az !== BACKEND.availabilityZone) throw badRequest(`Availability zone '${az}' is invalid.`);
 
     const volType =
       type ??
@@ -442,7 +496,7 @@ export function createVolumesService(deps: {
       launched_at: null,
     };
     await store.transaction((tx) => volumesStore.insert(tx, row));
-    const bootable = input.imageRef !== null || source?.bootable === 1;
+    const bootable = image !== null || source?.bootable === 1;
     backend.scheduleCreate(row.id, volType.extraSpecs, bootable);
     return row;
   }

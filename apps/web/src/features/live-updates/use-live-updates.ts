@@ -1,6 +1,7 @@
 import { apiPaths, type ChangeEvent, changeEventSchema } from '@sv/shared';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { connectivity } from '../../lib/connectivity';
 import { queryKeys } from '../../lib/query-keys';
 
 type Kind = ChangeEvent['kind'];
@@ -19,6 +20,12 @@ const ALL_KINDS = Object.keys(STALE) as Kind[];
 const BATCH_MS = 250;
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
+
+/** 1, 2, 4 … 30 s after the n-th failure in a row, each up to a quarter longer so tabs do not reconnect in step. */
+export function reconnectDelay(failures: number, random: () => number = Math.random): number {
+  const base = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.max(0, failures - 1));
+  return Math.round(base * (1 + random() / 4));
+}
 
 export interface LiveUpdatesOptions {
   /** Tests shorten the batching window. */
@@ -68,6 +75,7 @@ export function useLiveUpdates(opts: LiveUpdatesOptions = {}): void {
     };
 
     const connect = () => {
+      retryTimer = undefined;
       if (stopped) return;
       const es = new EventSource(apiPaths.events, { withCredentials: true });
       source = es;
@@ -75,20 +83,32 @@ export function useLiveUpdates(opts: LiveUpdatesOptions = {}): void {
       es.addEventListener('open', () => {
         if (failures > 0) invalidate(qc, ALL_KINDS);
         failures = 0;
+        connectivity.liveUpdatesOpened();
       });
       es.addEventListener('error', () => {
         // We own reconnecting: the browser gives up for good on an HTTP error (e.g. 401).
         es.close();
+        if (source === es) source = null;
         if (stopped) return;
         failures += 1;
-        const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (failures - 1));
-        retryTimer = setTimeout(connect, delay);
+        connectivity.liveUpdatesFailed();
+        retryTimer = setTimeout(connect, reconnectDelay(failures));
       });
     };
+
+    // The dashboard's server or the cloud answers again: reconnect now, not at the end of the backoff.
+    const forget = connectivity.onRecovered(() => {
+      if (stopped || source || retryTimer === undefined) return;
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      connect();
+    });
 
     connect();
     return () => {
       stopped = true;
+      forget();
+      connectivity.liveUpdatesStopped();
       source?.close();
       clearTimeout(retryTimer);
       clearTimeout(batchTimer);

@@ -305,4 +305,26 @@ describe('AttachVolumeDialog from a volume', () => {
     expect(post?.path).toBe(apiPaths.serverAttachments('srv-2'));
     expect(post?.body).toEqual({ volumeId: 'vol-1', mode: 'rw', acknowledgeMultipleWriters: true });
   });
+
+  it('does not count an attachment record the compute service does not know as a writer', async () => {
+    // Issue 11, finding 7: such a record names a server that does not hold the volume.
+    mockFetch({
+      [`GET ${apiPaths.preflightForVolume('vol-1')}`]: {
+        body: makePreflight({ subject: volume, candidates: [makeCandidate({ id: 'srv-2', name: 'web-2' })] }),
+      },
+      [`GET ${apiPaths.volume('vol-1')}`]: {
+        body: makeVolume({
+          status: 'in-use',
+          attachments: [makeAttachment({ serverId: 'x', serverName: 'payroll', knownToCompute: false })],
+        }),
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <AttachVolumeDialog open onClose={() => {}} subject={volume} readOnlyAttach={RO_OK} />,
+    );
+    await user.click(await screen.findByRole('radio', { name: /web-2/ }));
+    expect(screen.queryByRole('region', { name: 'This would add another writer' })).not.toBeInTheDocument();
+    expect(submit()).toBeEnabled();
+  });
 });

@@ -79,7 +79,10 @@ function AttachVolumeForm({ onClose, subject, readOnlyAttach, onAttached }: Atta
     }
     const volume = holders.data;
     if (!volume?.shared) return { count: 0, names: [] };
-    const rw = volume.attachments.filter((a) => a.mode === 'rw' && !gone(a.state) && a.serverId !== pick);
+    // A record the compute service does not know is nobody's hold: the BFF does not count it either.
+    const rw = volume.attachments.filter(
+      (a) => a.mode === 'rw' && !gone(a.state) && a.serverId !== pick && a.knownToCompute !== false,
+    );
     return { count: rw.length, names: rw.map((a) => a.serverName ?? a.serverId) };
   };
 

@@ -79,6 +79,7 @@ export const volumes: Volume[] = [
         state: 'attached',
         host: null,
         since: '2026-01-01T00:00:00Z',
+        knownToCompute: true,
       },
     ],
   }),

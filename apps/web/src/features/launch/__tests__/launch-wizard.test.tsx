@@ -310,6 +310,7 @@ describe('Review step', () => {
       boot: { source: 'image', imageId: 'img-1' },
       dataVolumes: [{ volumeId: 'v-shared-data', mode: 'ro' }],
       availabilityZone: 'nova',
+      acknowledgeMultipleWriters: false,
     });
 
     const button = screen.getByRole('button', { name: 'Launch 3 servers' });

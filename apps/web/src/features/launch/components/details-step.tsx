@@ -57,7 +57,7 @@ export function DetailsStep({ capabilities, volumes }: { capabilities: Capabilit
           max={200}
           className={`${inputClass} max-w-32`}
           {...fieldAria('launch-count', countError, true)}
-          {...form.register('count')}
+          {...form.register('count', { valueAsNumber: true })}
         />
       </Field>
       {plain.length > 0 && (

@@ -9,7 +9,7 @@ import {
 import { type FieldPath, get, type Resolver, set, useFormContext } from 'react-hook-form';
 import type { z } from 'zod';
 
-/** What the wizard's form holds while it is being filled in (count may still be text). */
+/** What the wizard's form holds while it is being filled in (count is NaN while its field is empty). */
 export type LaunchFormValues = z.input<typeof launchRequestSchema>;
 
 /** What the shared schema cannot know: the volumes' sharing, and what the cloud can do. */
@@ -57,10 +57,8 @@ export function stepOfField(field: string): StepId {
 
 /** The count as a number, or NaN while the field holds something else. */
 export function countOf(values: Pick<LaunchFormValues, 'count'>): number {
-  const raw = values.count;
-  if (typeof raw === 'number') return raw;
-  if (typeof raw === 'string' && raw.trim() !== '') return Number(raw);
-  return Number.NaN;
+  const raw: unknown = values.count;
+  return typeof raw === 'number' ? raw : Number.NaN;
 }
 
 /** More than one server will be launched (an unparsable count is not "more"). */
@@ -91,7 +89,10 @@ export function writerRisk(
 ): { newWriters: number; existing: string[] } | null {
   if (!v.shared || mode !== 'rw') return null;
   const newWriters = Number.isFinite(count) && count > 0 ? count : 1;
-  const existing = v.attachments.filter((a) => a.mode === 'rw').map((a) => a.serverName ?? a.serverId);
+  // A Cinder record the compute service does not know is nobody's hold (the BFF does not count it).
+  const existing = v.attachments
+    .filter((a) => a.mode === 'rw' && a.knownToCompute !== false)
+    .map((a) => a.serverName ?? a.serverId);
   return newWriters + existing.length > 1 ? { newWriters, existing } : null;
 }
 

@@ -12,6 +12,7 @@ import {
   STEPS,
   type StepId,
   stepOfField,
+  useLaunchForm,
   volumeLabel,
   writerRisk,
 } from './launch-form';
@@ -47,6 +48,25 @@ function writerRisks(request: LaunchRequest, volumes: Volume[]) {
     const risk = volume ? writerRisk(volume, p.mode, request.count) : null;
     return volume && risk ? [{ volume, boot: p.boot, ...risk }] : [];
   });
+}
+
+/** The explicit acknowledgement the BFF asks for before several servers write to one volume. */
+function AcknowledgeWriters() {
+  const { register } = useLaunchForm();
+  const id = 'launch-acknowledge-writers';
+  return (
+    <div className="flex items-start gap-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+      <input
+        id={id}
+        type="checkbox"
+        {...register('acknowledgeMultipleWriters')}
+        className="mt-0.5 h-4 w-4 accent-amber-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+      />
+      <label htmlFor={id} className="font-medium">
+        The servers use a cluster file system; give them read-write anyway
+      </label>
+    </div>
+  );
 }
 
 const stepTitle = (id: StepId) => STEPS.find((s) => s.id === id)?.title ?? id;
@@ -133,6 +153,7 @@ export function ReviewStep({
           readOnlyAvailable={readOnlyAvailable}
         />
       ))}
+      {risks.length > 0 && <AcknowledgeWriters />}
 
       {formProblems.length > 0 && (
         <div role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">

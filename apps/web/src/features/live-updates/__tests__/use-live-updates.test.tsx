@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectivity } from '../../../lib/connectivity';
 import { queryKeys } from '../../../lib/query-keys';
-import { useLiveUpdates } from '../use-live-updates';
+import { reconnectDelay, useLiveUpdates } from '../use-live-updates';
 import '../../../testing/dom-matchers';
 
 /** Stands in for the browser's EventSource: tests push events into it by hand. */
@@ -29,8 +30,10 @@ class FakeEventSource {
 beforeEach(() => {
   FakeEventSource.instances = [];
   vi.stubGlobal('EventSource', FakeEventSource);
+  connectivity.reset();
 });
 afterEach(() => {
+  connectivity.reset();
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
@@ -89,10 +92,51 @@ describe('useLiveUpdates', () => {
     const first = FakeEventSource.instances[0];
     act(() => first?.emit('error'));
     expect(first?.closed).toBe(true);
-    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await act(() => vi.advanceTimersByTimeAsync(1_300));
     expect(FakeEventSource.instances).toHaveLength(2);
     act(() => FakeEventSource.instances[1]?.emit('open'));
     await waitFor(() => expect(screen.getByText('volumes 2 servers 2')).toBeInTheDocument());
+  });
+
+  it('backs off 1, 2, 4 … 30 s between reconnects, a little longer at random', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 10].map((n) => reconnectDelay(n, () => 0))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+    expect(reconnectDelay(1, () => 0.999)).toBeLessThanOrEqual(1_250);
+  });
+
+  it('tells the banner while the stream is down, and reconnects at once when the server answers again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let serverUp = false;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        if (!serverUp) throw new TypeError('Failed to fetch');
+        return new Response(
+          JSON.stringify({ status: 'ok', checks: { cloud: { status: 'ok', ms: 1 } }, checkedAt: 'now' }),
+        );
+      }),
+    );
+    connectivity.start({ healthyIntervalMs: 60_000, minBackoffMs: 1_000, maxBackoffMs: 1_000 });
+    mount();
+    await screen.findByText('volumes 1 servers 1');
+    // Five drops in a row: the stream now waits about 16 s before its next try.
+    for (let i = 0; i < 5; i++) {
+      const es = FakeEventSource.instances.at(-1);
+      act(() => es?.emit('error'));
+      await act(() => vi.advanceTimersByTimeAsync(reconnectDelay(i + 1, () => 0.999) + 10));
+    }
+    act(() => FakeEventSource.instances.at(-1)?.emit('error'));
+    expect(connectivity.getState()).toMatchObject({ server: false, liveUpdateFailures: 6 });
+    const opened = FakeEventSource.instances.length;
+
+    // The health watch finds the server back within its 1 s backoff: the stream does not wait 16 s more.
+    serverUp = true;
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    expect(connectivity.getState().server).toBe(true);
+    expect(FakeEventSource.instances).toHaveLength(opened + 1);
+    act(() => FakeEventSource.instances.at(-1)?.emit('open'));
+    expect(connectivity.getState().liveUpdateFailures).toBe(0);
   });
 
   it('closes the stream on unmount (sign-out)', async () => {

@@ -134,3 +134,43 @@ describe('VolumeDetailPage', () => {
     ).toBeInTheDocument();
   });
 });
+
+describe('VolumeDetailPage: an attachment record the compute service does not know', () => {
+  // Issue 11, finding 7: Cinder takes any server id on POST /attachments, so a member can make a
+  // record naming another project's server. The BFF marks it; the page shows it as exactly that.
+  const planted = makeVolume({
+    status: 'in-use',
+    attachments: [
+      makeAttachment({ serverId: 's1', serverName: 'web-1', mode: 'rw' }),
+      makeAttachment({
+        serverId: 'admin-srv',
+        serverName: 'payroll',
+        mode: 'rw',
+        attachmentId: 'planted',
+        device: null,
+        knownToCompute: false,
+      }),
+    ],
+  });
+
+  it('shows it unlinked and marked, offers no detach, and counts it as no server or writer', async () => {
+    show(planted, makeSession({ isAdmin: true }));
+    const table = await screen.findByRole('table', { name: 'Servers holding volume data' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    const stray = rows.find((r) => within(r).queryByText('payroll')) as HTMLElement;
+    expect(within(stray).queryByRole('link')).toBeNull();
+    expect(within(stray).getByText('not known to the compute service')).toBeInTheDocument();
+    expect(within(stray).queryByRole('button', { name: /Detach/ })).toBeNull();
+    const real = rows.find((r) => within(r).queryByRole('link', { name: 'web-1' })) as HTMLElement;
+    expect(within(real).queryByText('not known to the compute service')).toBeNull();
+    expect(within(real).getByRole('button', { name: /Detach/ })).toBeInTheDocument();
+
+    expect(screen.getByRole('heading', { name: 'Attachments (1)' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/does not list the volume on it, so the server does not hold it/),
+    ).toBeInTheDocument();
+    // One real writer: no several-writers warning.
+    expect(screen.queryByText(/servers write to this volume/)).toBeNull();
+  });
+});

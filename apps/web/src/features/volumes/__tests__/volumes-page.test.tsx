@@ -61,6 +61,29 @@ describe('VolumesPage', () => {
     expect(screen.queryByRole('switch', { name: 'All projects' })).toBeNull();
   });
 
+  it('does not count an attachment record the compute service does not know as a holder', async () => {
+    const planted = makeVolume({
+      ...shared,
+      attachments: [
+        makeAttachment({ serverId: 's1', serverName: 'web-1', mode: 'rw' }),
+        makeAttachment({
+          serverId: 'x',
+          serverName: 'payroll',
+          mode: 'rw',
+          attachmentId: 'p',
+          knownToCompute: false,
+        }),
+      ],
+    });
+    mockFetch(routes({ [`GET ${apiPaths.volumes}`]: { body: { volumes: [planted, plain] } } }));
+    renderWithProviders(<VolumesPage session={makeSession()} />);
+    const row = (await screen.findByRole('link', { name: 'dataset' })).closest('tr') as HTMLElement;
+    expect(row).toHaveTextContent('1 server · 1 RW');
+    expect(row).not.toHaveTextContent('writers');
+    expect(within(row).queryByText('payroll')).toBeNull();
+    expect(row).toHaveTextContent('1 attachment record not known to the compute service');
+  });
+
   it('gives admins an All projects switch that asks for ?all=1', async () => {
     const { calls } = mockFetch(routes());
     const user = userEvent.setup();

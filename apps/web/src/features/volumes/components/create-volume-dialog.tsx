@@ -146,7 +146,7 @@ function CreateVolumeForm({
               step={1}
               className={inputClass}
               {...fieldAria(id('sizeGb'), errors.sizeGb?.message)}
-              {...form.register('sizeGb')}
+              {...form.register('sizeGb', { valueAsNumber: true })}
             />
           </Field>
           <Field label="Type" id={id('type')} error={errors.type?.message} hint={typeHint}>

@@ -1,7 +1,7 @@
 import type { Capabilities, Session, Volume } from '@sv/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
+import { Badge, ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -13,9 +13,12 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
 import { useDeleteVolume } from '../api/delete-volume';
 import { useVolume } from '../api/get-volume';
-import { liveHold, writerCount } from './holds';
+import { liveHold, serverHold, strayRecord, writerCount } from './holds';
 
 const TRAIL = { list: 'Volumes', listPath: '/volumes' };
+
+const STRAY_EXPLAINED =
+  'Not known to the compute service: the block storage service has an attachment record naming this server, but the compute service does not list the volume on it, so the server does not hold it. Anyone who can see a volume can create such a record.';
 
 /** Cinder's reservable statuses (a shared volume can be reserved again: bug 1747985 fixed). */
 const ATTACHABLE_PLAIN = new Set(['available', 'downloading']);
@@ -85,7 +88,8 @@ function VolumeDetail({
 
   const noAttach = attachBlock(v, session.capabilities);
   const noDelete = deleteBlock(v);
-  const live = v.attachments.filter(liveHold);
+  const live = v.attachments.filter(serverHold);
+  const strays = v.attachments.some(strayRecord);
   const writers = writerCount(v.attachments);
   const showHost = session.isAdmin;
 
@@ -192,9 +196,19 @@ function VolumeDetail({
               {v.attachments.map((a) => (
                 <Tr key={`${a.serverId}-${a.attachmentId ?? 'pending'}`}>
                   <Td>
-                    <Link to={`/servers/${encodeURIComponent(a.serverId)}`} className={linkClass}>
-                      {a.serverName ?? a.serverId}
-                    </Link>
+                    {strayRecord(a) ? (
+                      // Not the server's volume: no link to a page that does not list it.
+                      <span className="flex flex-wrap items-center gap-2">
+                        <span className="break-all">{a.serverName ?? a.serverId}</span>
+                        <Badge tone="amber" title={STRAY_EXPLAINED}>
+                          not known to the compute service
+                        </Badge>
+                      </span>
+                    ) : (
+                      <Link to={`/servers/${encodeURIComponent(a.serverId)}`} className={linkClass}>
+                        {a.serverName ?? a.serverId}
+                      </Link>
+                    )}
                   </Td>
                   <Td className="font-mono text-xs">{a.device ?? '—'}</Td>
                   <Td>
@@ -208,21 +222,25 @@ function VolumeDetail({
                     <DateTime value={a.since} />
                   </Td>
                   <Td className="text-right">
-                    <DetachButton
-                      attachment={{ ...a, volumeName: a.volumeName ?? v.name }}
-                      otherHolds={v.attachments}
-                      onDetached={() =>
-                        setNotice(
-                          `Detach from ${a.serverName ?? a.serverId} requested; the list updates on its own.`,
-                        )
-                      }
-                    />
+                    {/* Nova detaches only what it attached. */}
+                    {!strayRecord(a) && (
+                      <DetachButton
+                        attachment={{ ...a, volumeName: a.volumeName ?? v.name }}
+                        otherHolds={v.attachments}
+                        onDetached={() =>
+                          setNotice(
+                            `Detach from ${a.serverName ?? a.serverId} requested; the list updates on its own.`,
+                          )
+                        }
+                      />
+                    )}
                   </Td>
                 </Tr>
               ))}
             </TBody>
           </Table>
         )}
+        {strays && <p className="text-sm text-amber-900">{STRAY_EXPLAINED}</p>}
       </section>
 
       <AttachDialog

@@ -10,7 +10,7 @@ import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { useVolumes } from '../api/get-volumes';
 import { CreateVolumeDialog } from './create-volume-dialog';
-import { holdsSummary, liveHold, writerCount } from './holds';
+import { holdsSummary, liveHold, serverHold, strayRecord, writerCount } from './holds';
 
 /** How many holders a row names before "+N more"; the detail page lists them all. */
 const NAMED_HOLDERS = 3;
@@ -92,7 +92,8 @@ export function VolumesPage({ session }: { session: Session }) {
 }
 
 function VolumeRow({ volume: v, project }: { volume: Volume; project: string | null }) {
-  const live = v.attachments.filter(liveHold);
+  const live = v.attachments.filter(serverHold);
+  const strays = v.attachments.filter((a) => liveHold(a) && strayRecord(a)).length;
   const summary = holdsSummary(v.attachments);
   const writers = writerCount(v.attachments);
   return (
@@ -134,6 +135,12 @@ function VolumeRow({ volume: v, project }: { volume: Volume; project: string | n
           </div>
         ) : (
           <span className="text-slate-600">Not attached</span>
+        )}
+        {strays > 0 && (
+          <p className="mt-1 text-xs text-amber-900">
+            {strays === 1 ? '1 attachment record' : `${strays} attachment records`} not known to the compute
+            service
+          </p>
         )}
       </Td>
       <Td>{v.type ?? <span className="text-slate-600">—</span>}</Td>
