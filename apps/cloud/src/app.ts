@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { type ComputeService, createComputeService } from './compute/index.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { createImageService, type ImageService } from './image/index.js';
-import type { CloudDeps } from './platform/deps.js';
+import type { CloudDeps } from './deps.js';
 import { OpenStackError } from './platform/http/errors.js';
 import { sendFault } from './platform/http/faults.js';
 import { requestId } from './platform/http/request-id.js';

@@ -4,7 +4,7 @@ import { seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
 import { seedImages } from './image/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
-import type { CloudDeps } from './platform/deps.js';
+import type { CloudDeps } from './deps.js';
 import type { Logger } from './platform/logger.js';
 import { BOOT_SCOPE, joinDatabase, type ReconcileScope, startTakeover } from './platform/presence.js';
 import { TaskRunner } from './platform/tasks.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../platform/deps.js';
+import type { CloudDeps } from '../deps.js';
 import type { ImageClient } from './clients/image-client.js';
 import type { VolumeClient } from './clients/volume-client.js';
 

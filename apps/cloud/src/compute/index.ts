@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Identity } from '../identity/index.js';
 import type { ImageApi } from '../image/index.js';
-import type { CloudDeps } from '../platform/deps.js';
+import type { CloudDeps } from '../deps.js';
 import { jsonBody } from '../platform/http/body.js';
 import { OpenStackError, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
 import { faultHandler } from '../platform/http/faults.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../platform/deps.js';
+import type { CloudDeps } from '../deps.js';
 import { stableUuid } from '../platform/ids.js';
 import { nowIso } from '../platform/time.js';
 import { CONTROLLER_HOST, CURRENT_SERVICE_VERSION, SEED_HOSTS } from './hosts.js';

@@ -1,5 +1,5 @@
 import { type ErrorRequestHandler, Router } from 'express';
-import type { CloudDeps } from '../platform/deps.js';
+import type { CloudDeps } from '../deps.js';
 import type { Identity } from '../identity/index.js';
 import { OpenStackError } from '../platform/http/errors.js';
 import { toOpenStackError } from '../platform/http/faults.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../platform/deps.js';
+import type { CloudDeps } from '../deps.js';
 import { stableUuid } from '../platform/ids.js';
 import { nowIso } from '../platform/time.js';
 

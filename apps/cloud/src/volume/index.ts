@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../platform/deps.js';
+import type { CloudDeps } from '../deps.js';
 import type { Identity } from '../identity/index.js';
 import type { ImageApi } from '../image/index.js';
 import { jsonBody } from '../platform/http/body.js';

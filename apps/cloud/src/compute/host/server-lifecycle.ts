@@ -9,17 +9,11 @@ import {
   type ServerRow,
   serversStore,
 } from '../store/servers.store.js';
-import { parseJson } from '../views/server.view.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
 import type { Volume } from '../clients/volume-client.js';
-import { listComputeHosts } from '../service/hosts.service.js';
-import {
-  claimHost,
-  NO_VALID_HOST,
-  pickHost,
-  type ScheduleRequest,
-  selectHost,
-} from '../service/scheduler.js';
-import { POWER, VM } from '../service/server-states.js';
+import { listComputeHosts } from './compute-hosts.js';
+import { claimHost, NO_VALID_HOST, pickHost, type ScheduleRequest, selectHost } from './scheduler.js';
+import { POWER, VM } from '../server-states.js';
 import {
   connectBuildBatch,
   connectServerVolumes,
@@ -135,8 +129,9 @@ function stepFor(s: ServerRow): Step | null {
 }
 
 export const resizeOf = (s: Pick<ServerRow, 'old_flavor'>) =>
-  parseJson<ResizeSource | null>(s.old_flavor, null);
-const flavorOf = (s: Pick<ServerRow, 'flavor'>) => parseJson<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
+  parseJsonColumn<ResizeSource | null>(s.old_flavor, null);
+const flavorOf = (s: Pick<ServerRow, 'flavor'>) =>
+  parseJsonColumn<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
 
 /**
  * Locks the server and applies `fn`'s changes if it is still at `task`; returns the changes

@@ -3,8 +3,8 @@ import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
 import { nowIso } from '../../platform/time.js';
 import { serviceCaller, type Volume } from '../clients/volume-client.js';
 import type { ComputeDeps } from '../deps.js';
-import { nextDeviceName } from '../service/device-names.js';
-import { assertHostCanAttach } from '../service/volume-attach-rules.js';
+import { nextDeviceName } from './device-names.js';
+import { assertHostCanAttach } from '../volume-attach-rules.js';
 import { type AttachHost, attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type ServerRow, serversStore } from '../store/servers.store.js';
 

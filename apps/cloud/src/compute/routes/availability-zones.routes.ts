@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ComputeDeps } from '../deps.js';
 import { assertAdmin, RULES } from '../policy.js';
-import { listZones, listZonesDetail } from '../service/hosts.service.js';
+import { listZones, listZonesDetail } from '../host/compute-hosts.js';
 import { availabilityZonesView } from '../views/availability-zone.view.js';
 
 /** `os-availability-zone` (captures 103-105): any member lists zones; the detail is admin-only. */

@@ -5,7 +5,7 @@ import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { assertAdmin, RULES } from '../policy.js';
 import { parseHypervisorListQuery, parseHypervisorShowQuery } from '../schemas/hypervisors.schemas.js';
-import { listComputeHosts } from '../service/hosts.service.js';
+import { listComputeHosts } from '../host/compute-hosts.js';
 import {
   hypervisorStatistics,
   hypervisorUptime,

@@ -1,7 +1,7 @@
 import { badRequest } from '../../platform/http/errors.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
 import type { BdmV2Item, LegacyBdmItem, ServerCreateBody } from '../schemas/servers.schemas.js';
-import type { AttachMode } from './volume-attach-rules.js';
+import type { AttachMode } from '../volume-attach-rules.js';
 
 /**
  * Block device mappings of POST /servers, as Nova's API turns them into its internal form

@@ -2,9 +2,9 @@ import type { ComputeDeps } from '../deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import type { ServerRow } from '../store/servers.store.js';
-import { ROOT_DEVICE } from './device-names.js';
+import { ROOT_DEVICE } from '../host/device-names.js';
 import { getServerFor } from './volume-attachments.service.js';
-import { invalidState } from './volume-attach-rules.js';
+import { invalidState } from '../volume-attach-rules.js';
 
 /**
  * The guest definition the emulated hypervisor runs, as Nova's libvirt driver would write it

@@ -14,7 +14,7 @@ import {
   toComputeHost,
   usageByHost,
   usageGroupsOf,
-} from './hosts.service.js';
+} from '../host/compute-hosts.js';
 
 type Db = Kysely<Schema>;
 

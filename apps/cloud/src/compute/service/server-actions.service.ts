@@ -12,12 +12,12 @@ import {
   type ServerRow,
   serversStore,
 } from '../store/servers.store.js';
-import { parseJson } from '../views/server.view.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
 import type { ServerAction } from '../schemas/server-actions.schemas.js';
-import { availableZones } from './scheduler.js';
+import { availableZones } from '../host/scheduler.js';
 import { flavorSnapshot } from './server-create.service.js';
 import { resizeOf, type StepContext, scheduleAdvance } from '../host/server-lifecycle.js';
-import { VM } from './server-states.js';
+import { VM } from '../server-states.js';
 import { instanceNotFound } from './servers.service.js';
 
 /**
@@ -170,7 +170,7 @@ async function resize(
   checkState(s, auth, 'resize', { vmStates: [VM.active, VM.stopped] });
   const row = await flavorsStore.byId(tx, flavorId);
   if (!row || row.disabled === 1) throw badRequest(`Flavor ${flavorId} could not be found.`);
-  const current = parseJson<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
+  const current = parseJsonColumn<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
   if (current.id === row.id) throw badRequest('When resizing, instances must change flavor!');
   if (row.disk === 0 && s.image_id !== null) {
     throw badRequest(

@@ -21,8 +21,8 @@ import {
   rootSpec,
   validateBdmSpecs,
 } from './bdm-validation.js';
-import { availableZones, computeHostExists } from './scheduler.js';
-import { POWER, VM } from './server-states.js';
+import { availableZones, computeHostExists } from '../host/scheduler.js';
+import { POWER, VM } from '../server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
 
 /**

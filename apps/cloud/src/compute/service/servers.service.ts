@@ -13,12 +13,11 @@ import {
   type ServerSqlFilter,
   serversStore,
 } from '../store/servers.store.js';
-import type { ServerExtras } from '../views/server.view.js';
-import { parseJson } from '../views/server.view.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
 import type { Image } from '../clients/image-client.js';
 import { scheduleAdvance } from '../host/server-lifecycle.js';
 import { multiParams, validateQuery } from '../schemas/validation.js';
-import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
+import { ANY_TASK_STATE, statesFromStatuses } from '../server-states.js';
 
 /**
  * List, show and delete (`servers.py` index/detail/show/delete, `_get_servers`,
@@ -26,6 +25,14 @@ import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
  * sort and page them in memory, then load the page and everything its views need in a few
  * batched queries, whatever the number of servers.
  */
+
+/** What a server's views need besides its row, loaded in batches for a page of servers. */
+export interface ServerExtras {
+  bdms: readonly ServerViewBdm[];
+  /** host_status of the server's host ('' when it has none). */
+  hostStatus: string;
+  image: Image | undefined;
+}
 
 export const instanceNotFound = (id: string) => notFound(`Instance ${id} could not be found.`);
 
@@ -504,7 +511,7 @@ function filterTags(keys: ServerListKey[], q: Query): ServerListKey[] {
   const notAny = list('not-tags-any');
   if (!all && !any && !notAll && !notAny) return keys;
   return keys.filter((k) => {
-    const tags = new Set(parseJson<string[]>(k.tags, []));
+    const tags = new Set(parseJsonColumn<string[]>(k.tags, []));
     if (all && !all.every((t) => tags.has(t))) return false;
     if (any && !any.some((t) => tags.has(t))) return false;
     if (notAll?.every((t) => tags.has(t))) return false;

@@ -17,7 +17,7 @@ import {
   SWAP_MULTI_RW,
   SWAP_STATES,
   volumeNotFound,
-} from './volume-attach-rules.js';
+} from '../volume-attach-rules.js';
 
 /**
  * PUT /servers/{id}/os-volume_attachments/{volume_id}: swap volume, and from 2.85 the update of

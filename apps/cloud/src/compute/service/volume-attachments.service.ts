@@ -10,7 +10,7 @@ import { connectServerVolumes, finishDetach } from '../host/volume-connect.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type ServerRow, serversStore } from '../store/servers.store.js';
-import { nextDeviceName, normaliseDeviceName } from './device-names.js';
+import { nextDeviceName, normaliseDeviceName } from '../host/device-names.js';
 import {
   ATTACH_STATES,
   type AttachMode,
@@ -25,9 +25,9 @@ import {
   ROOT_DETACH,
   TAGGED_TO_SHELVED,
   volumeNotFound,
-} from './volume-attach-rules.js';
+} from '../volume-attach-rules.js';
 
-export type { AttachMode } from './volume-attach-rules.js';
+export type { AttachMode } from '../volume-attach-rules.js';
 
 /**
  * Nova's API rules for a server's volumes (compute/api.py `attach_volume`, `detach_volume`,

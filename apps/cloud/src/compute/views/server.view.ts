@@ -1,10 +1,12 @@
 import { novaHostId } from '../host-id.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { novaTime } from '../../platform/time.js';
-import { statusFromState } from '../service/server-states.js';
+import { statusFromState } from '../server-states.js';
 import type { ServerViewBdm } from '../store/bdms.store.js';
 import type { Image } from '../clients/image-client.js';
+import type { ServerExtras } from '../service/servers.service.js';
 import type { FlavorSnapshot, ServerRow } from '../store/servers.store.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
 
 /**
  * Nova's server views (`api/openstack/compute/views/servers.py`) per microversion, with no key
@@ -26,13 +28,6 @@ export interface ServerViewContext {
 }
 
 /** What one server's detailed view needs besides its row; lists load these in batches. */
-export interface ServerExtras {
-  bdms: readonly ServerViewBdm[];
-  /** host_status of the server's host ('' when it has none). */
-  hostStatus: string;
-  image: Image | undefined;
-}
-
 /** Nova's `status_from_state`, with DELETED for a deleted row. */
 export function serverStatus(server: Pick<ServerRow, 'vm_state' | 'task_state' | 'deleted'>): string {
   if (server.deleted === 1) return 'DELETED';
@@ -58,17 +53,8 @@ export function usageTime(iso: string | null): string | null {
 /** `instance_name_template` 'instance-%08x' over the DB id; ours comes from the uuid. */
 export const instanceName = (server: Pick<ServerRow, 'id'>) => `instance-${server.id.slice(0, 8)}`;
 
-export function parseJson<T>(text: string | null, fallback: T): T {
-  if (!text) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 function flavorView(ctx: ServerViewContext, server: ServerRow): Record<string, unknown> {
-  const flavor = parseJson<FlavorSnapshot | null>(server.flavor, null);
+  const flavor = parseJsonColumn<FlavorSnapshot | null>(server.flavor, null);
   if (!flavor) return {};
   if (ctx.version.atLeast('2.47')) {
     return {
@@ -124,7 +110,7 @@ interface Fault {
 }
 
 function faultView(ctx: ServerViewContext, server: ServerRow): Record<string, unknown> | null {
-  const fault = parseJson<Fault | null>(server.fault, null);
+  const fault = parseJsonColumn<Fault | null>(server.fault, null);
   if (!fault) return null;
   const view: Record<string, unknown> = {
     code: fault.code,
@@ -151,7 +137,7 @@ export function serverDetailView(
     status,
     tenant_id: server.project_id,
     user_id: server.user_id,
-    metadata: parseJson<Record<string, string>>(server.metadata, {}),
+    metadata: parseJsonColumn<Record<string, string>>(server.metadata, {}),
     hostId: hostId(server.project_id, server.host),
     image: imageView(ctx, server, extras.image),
     flavor: flavorView(ctx, server),
@@ -201,7 +187,7 @@ export function serverDetailView(
   if (v.atLeast('2.9')) out.locked = server.locked === 1;
   if (v.atLeast('2.73')) out.locked_reason = server.locked_reason;
   if (v.atLeast('2.19')) out.description = server.description;
-  if (v.atLeast('2.26')) out.tags = parseJson<string[]>(server.tags, []);
+  if (v.atLeast('2.26')) out.tags = parseJsonColumn<string[]>(server.tags, []);
   if (v.atLeast('2.63')) out.trusted_image_certificates = null;
   if (!ctx.isAdmin && v.atLeast('2.90')) out['OS-EXT-SRV-ATTR:hostname'] = server.hostname;
   if (!opts.forList && v.atLeast('2.71')) out.server_groups = [];

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../platform/deps.js';
+import type { CloudDeps } from '../../deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { parseImageListQuery } from '../schemas/images.schemas.js';
 import { getImage, listImages } from '../service/images.service.js';

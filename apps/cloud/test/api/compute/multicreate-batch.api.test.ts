@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect } from 'vitest';
-import { listComputeHosts } from '../../../src/compute/service/hosts.service.js';
+import { listComputeHosts } from '../../../src/compute/host/compute-hosts.js';
 import type { Session, TestCloud } from '../../helpers/cloud.js';
 import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';

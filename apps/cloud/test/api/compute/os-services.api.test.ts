@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { listComputeHosts, listSchedulableHosts } from '../../../src/compute/service/hosts.service.js';
+import { listComputeHosts, listSchedulableHosts } from '../../../src/compute/host/compute-hosts.js';
 import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
 import { cloudTest } from '../../helpers/cloud-test.js';
 

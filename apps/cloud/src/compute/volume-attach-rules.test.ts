@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthContext } from '../../platform/http/context.js';
-import { OpenStackError } from '../../platform/http/errors.js';
-import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
-import type { AttachHost } from '../store/bdms.store.js';
-import type { ServerRow } from '../store/servers.store.js';
+import type { AuthContext } from '../platform/http/context.js';
+import { OpenStackError } from '../platform/http/errors.js';
+import { ATTACH_MODE_MIN_SERVICE_VERSION } from './hosts.js';
+import type { AttachHost } from './store/bdms.store.js';
+import type { ServerRow } from './store/servers.store.js';
 import {
   ATTACH_STATES,
   assertHostCanAttach,

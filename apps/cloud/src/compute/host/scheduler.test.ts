@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlavorSnapshot } from '../store/servers.store.js';
-import type { ComputeHost } from './hosts.service.js';
+import type { ComputeHost } from './compute-hosts.js';
 import { claimHost, pickHost, type ScheduleRequest } from './scheduler.js';
 
 const flavor: FlavorSnapshot = {

@@ -1,8 +1,8 @@
-import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
-import type { AttachHost } from '../store/bdms.store.js';
-import type { ServerRow } from '../store/servers.store.js';
-import type { AuthContext } from '../../platform/http/context.js';
-import { badRequest, conflict, notFound } from '../../platform/http/errors.js';
+import { ATTACH_MODE_MIN_SERVICE_VERSION } from './hosts.js';
+import type { AttachHost } from './store/bdms.store.js';
+import type { ServerRow } from './store/servers.store.js';
+import type { AuthContext } from '../platform/http/context.js';
+import { badRequest, conflict, notFound } from '../platform/http/errors.js';
 
 /**
  * Nova's messages and state rules for volume attach, detach and swap (reference 1.5-1.9),
