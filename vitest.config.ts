@@ -45,6 +45,15 @@ const projects: TestProjectInlineConfiguration[] = [
       hookTimeout: 120_000,
     },
   },
+  // The Tempest harness's own logic; Tempest itself runs as npm test's tempest step.
+  {
+    test: {
+      name: 'tempest-harness',
+      root: '.',
+      environment: 'node',
+      include: ['test/tempest/**/*.test.ts'],
+    },
+  },
   {
     root: './packages/shared',
     test: {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, the login page's bundle size, Vitest, then Playwright (when e2e/ has
-// specs). Every step runs even when an earlier one fails. The last line printed is the only one CI reads:
-// `N passed, N failed, N skipped`, where typecheck, lint and bundle count as one test each and every
-// Vitest and Playwright test counts as one.
+// `npm test`: typecheck, lint, the login page's bundle size, Vitest, Playwright (when e2e/ has specs),
+// then Tempest against a bundled cloud (test/tempest). Every step runs even when an earlier one fails.
+// The last line printed is the only one CI reads: `N passed, N failed, N skipped`, where typecheck, lint
+// and bundle count as one test each and every Vitest, Playwright and Tempest test counts as one.
 // Exit code 0 only when nothing failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +13,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(root, '.test-results');
 const vitestJson = join(resultsDir, 'vitest.json');
 const playwrightJson = join(resultsDir, 'playwright.json');
+const tempestJson = join(resultsDir, 'tempest.json');
 
 /** Runs a locally installed CLI with inherited stdio; returns its exit code (1 when it could not run). */
 function run(bin, args, env = {}) {
@@ -110,6 +111,30 @@ if (hasSpecs(join(root, 'e2e'))) {
   }
 } else {
   process.stdout.write('\n=== playwright: skipped (no e2e/**/*.spec.ts yet)\n');
+}
+
+// 6. tempest: Debian's Tempest 33 on test/tempest/include-list.txt against a bundled cloud it starts;
+// one test per Tempest test. Without tempest installed it writes 1 failed with the reason.
+{
+  rmSync(tempestJson, { force: true });
+  process.stdout.write('\n=== node --import tsx test/tempest/run.ts\n');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'test/tempest/run.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const code = r.error ? 1 : (r.status ?? 1);
+  const counts = readJson(tempestJson);
+  if (!counts) {
+    record('tempest', 0, 1, 0, `no results written (exit ${code})`);
+  } else {
+    let failed = counts.failed;
+    let note = counts.note ?? (failed > 0 ? `failed: ${counts.failures.slice(0, 3).join(', ')}` : '');
+    if (code !== 0 && failed === 0) {
+      failed = 1;
+      note = `exit ${code} with no failed test`;
+    }
+    record('tempest', counts.passed, failed, counts.skipped, note);
+  }
 }
 
 const total = { passed: 0, failed: 0, skipped: 0 };

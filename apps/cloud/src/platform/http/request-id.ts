@@ -13,8 +13,12 @@ export function globalRequestIdOf(header: string | string[] | undefined): string
   return value !== undefined && GLOBAL_REQUEST_ID.test(value) ? value : null;
 }
 
-/** As the services' own request log: successes debug, refusals info, failures error. */
-export function accessLevel(status: number): 'debug' | 'info' | 'error' {
+/**
+ * As the services' own request log: successes debug, refusals info, failures error. A 503 is the
+ * cloud saying "not now" (its database is away): a warning, logged with its cause where it happened.
+ */
+export function accessLevel(status: number): 'debug' | 'info' | 'warn' | 'error' {
+  if (status === 503) return 'warn';
   if (status >= 500) return 'error';
   if (status >= 400) return 'info';
   return 'debug';
