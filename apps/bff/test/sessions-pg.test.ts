@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../cloud/src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../cloud/src/image/seed.js';
 import { startCloud, type TestCloud } from '../../cloud/test/helpers/cloud.js';
 import { createBffApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';

@@ -1,4 +1,4 @@
-import { SEED_IMAGE_ID } from '../../cloud/src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../cloud/src/image/seed.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';
 

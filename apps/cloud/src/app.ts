@@ -1,32 +1,33 @@
 import express, { type Express } from 'express';
-import type { CloudConfig } from './config.js';
+import { type ComputeService, createComputeService } from './compute/index.js';
 import { createIdentity, type Identity } from './identity/index.js';
-import { createVolumeService, type VolumeService } from './volume/index.js';
-import { createComputeService, type ComputeService } from './compute/index.js';
-import { createImageService } from './image/index.js';
+import { createImageService, type ImageService } from './image/index.js';
+import type { CloudDeps } from './deps.js';
 import { OpenStackError } from './platform/http/errors.js';
 import { sendFault } from './platform/http/faults.js';
 import { requestId } from './platform/http/request-id.js';
-import type { Logger } from './platform/logger.js';
-import type { Store } from './platform/db/store.js';
-import type { TaskRunner } from './platform/tasks.js';
-
-export interface CloudDeps {
-  config: CloudConfig;
-  store: Store;
-  logger: Logger;
-  tasks: TaskRunner;
-}
+import { createVolumeService, type NovaClient, type VolumeService } from './volume/index.js';
 
 export interface Cloud {
   app: Express;
   identity: Identity;
+  image: ImageService;
   volume: VolumeService;
   compute: ComputeService;
 }
 
-/** Builds the cloud's HTTP app. It never listens: main.ts and the tests do. */
-export function createApp(deps: CloudDeps): Cloud {
+export interface CloudOptions {
+  /** Stands in for compute when Cinder asks Nova about an attachment (tests play Nova with it). */
+  nova?: NovaClient;
+}
+
+/**
+ * The composition root: builds each service once and hands each what it needs of the others.
+ * Compute asks the volume and image services through their APIs; Cinder asks the image service
+ * for the image a volume is created from, and Nova whether an attachment is still in use
+ * (OSSA-2023-003). It never listens: main.ts and the tests do.
+ */
+export function createApp(deps: CloudDeps, options: CloudOptions = {}): Cloud {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -34,14 +35,18 @@ export function createApp(deps: CloudDeps): Cloud {
   app.use(requestId(deps.logger));
 
   const identity = createIdentity(deps);
-  const volume = createVolumeService({ ...deps, identity });
+  const image = createImageService({ ...deps, identity });
+  // Nova and Cinder call each other: Cinder's question reaches compute once compute is built.
+  const nova: NovaClient = options.nova ?? {
+    isUsingAttachment: (serverId, attachmentId) => compute.isUsingAttachment(serverId, attachmentId),
+  };
+  const volume = createVolumeService({ ...deps, identity, nova, images: image.api });
+  const compute = createComputeService({ ...deps, identity, volumes: volume.api, images: image.api });
 
   app.use('/identity', identity.router);
-  const compute = createComputeService({ ...deps, identity });
-
   app.use('/volume', volume.router);
   app.use('/compute', compute.router);
-  app.use('/image', createImageService({ ...deps, identity }).router);
+  app.use('/image', image.router);
 
   // Outside every service: webob's plain 404, as a real endpoint would answer.
   app.use((req, res) => {
@@ -59,5 +64,5 @@ export function createApp(deps: CloudDeps): Cloud {
     req.ctx.log.debug({ path: req.path }, 'no such path');
   });
 
-  return { app, identity, volume, compute };
+  return { app, identity, image, volume, compute };
 }

@@ -1,12 +1,14 @@
-import { type Cloud, type CloudDeps, createApp } from './app.js';
+import { type Cloud, type CloudOptions, createApp } from './app.js';
 import type { CloudConfig } from './config.js';
-import { reconcileCompute, seedCompute } from './compute/index.js';
+import { seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
+import { seedImages } from './image/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
+import type { CloudDeps } from './deps.js';
 import type { Logger } from './platform/logger.js';
 import { BOOT_SCOPE, joinDatabase, type ReconcileScope, startTakeover } from './platform/presence.js';
 import { TaskRunner } from './platform/tasks.js';
-import { reconcileVolumes, seedVolume } from './volume/index.js';
+import { seedVolume } from './volume/index.js';
 
 export interface BootedCloud extends Cloud {
   deps: CloudDeps;
@@ -15,14 +17,15 @@ export interface BootedCloud extends Cloud {
 }
 
 /**
- * Opens the store (migrating it), seeds what is missing, finishes work a dead process left
- * half-done (only when no other live process shares the database: `platform/presence.ts`), and
- * builds the app. Shared by main.ts and the tests.
+ * Opens the store (migrating it), builds the app, seeds what is missing, and finishes work a
+ * dead process left half-done (only when no other live process shares the database:
+ * `platform/presence.ts`). Shared by main.ts and the tests.
  */
 export async function bootCloud(
   config: CloudConfig,
   logger: Logger,
   storeOptions: StoreOptions = {},
+  cloudOptions: CloudOptions = {},
 ): Promise<BootedCloud> {
   const store = await openStore(config.databaseUrl, logger, storeOptions);
   const presence = await joinDatabase(config.databaseUrl, storeOptions, logger).catch(async (err) => {
@@ -31,12 +34,14 @@ export async function bootCloud(
   });
   const tasks = new TaskRunner(config.backendDelayMs, logger);
   const deps: CloudDeps = { config, store, logger, tasks };
+  const cloud = createApp(deps, cloudOptions);
   await seedIdentity(store, config, logger);
   await seedVolume(deps);
+  await seedImages(deps);
   await seedCompute(deps);
   const reconcile = async (scope: ReconcileScope) => {
-    await reconcileVolumes(deps, scope);
-    await reconcileCompute(deps, scope);
+    await cloud.volume.reconcile(scope);
+    await cloud.compute.reconcile(scope);
   };
   if (!(await presence.whenAlone(() => reconcile(BOOT_SCOPE)))) {
     logger.info('reconcile skipped: another cloud process is working on this database');
@@ -45,7 +50,6 @@ export async function bootCloud(
     presence.shared && config.takeoverIntervalMs > 0
       ? startTakeover(presence, tasks, config.takeoverIntervalMs, reconcile, logger)
       : async () => undefined;
-  const cloud = createApp(deps);
   return {
     ...cloud,
     deps,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../cloud/src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../../cloud/src/image/seed.js';
 import {
   type AuthzWorld,
   buildAuthzWorld,

@@ -1,4 +1,4 @@
-import { SEED_IMAGE_ID } from '../../../cloud/src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../../cloud/src/image/seed.js';
 import { http, login, type Session } from '../../../cloud/test/helpers/cloud.js';
 import type { TestStack } from './stack.js';
 

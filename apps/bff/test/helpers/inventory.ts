@@ -1,6 +1,6 @@
 import { onlyHosts } from '../../../cloud/test/api/compute/servers-fixtures.js';
 import { http, login, type Session } from '../../../cloud/test/helpers/cloud.js';
-import { SEED_IMAGE_ID } from '../../../cloud/src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../../cloud/src/image/seed.js';
 import type { TestStack } from './stack.js';
 
 /** Volumes and servers made straight through the cloud's API, so the BFF routes under test only read them. */

@@ -1,23 +1,30 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../app.js';
 import type { Identity } from '../identity/index.js';
+import type { ImageApi } from '../image/index.js';
+import type { CloudDeps } from '../deps.js';
 import { jsonBody } from '../platform/http/body.js';
 import { OpenStackError, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
 import { faultHandler } from '../platform/http/faults.js';
-import { Microversion, negotiateMicroversion } from '../platform/http/microversion.js';
+import { negotiateMicroversion } from '../platform/http/microversion.js';
+import type { ReconcileScope } from '../platform/presence.js';
+import type { VolumeApi } from '../volume/index.js';
+import { createImageClient } from './clients/image-client.js';
+import { createVolumeClient } from './clients/volume-client.js';
+import type { ComputeDeps } from './deps.js';
+import { reconcileCompute } from './host/reconcile.js';
+import { COMPUTE_MAX, COMPUTE_MIN } from './microversions.js';
 import { computeApiRoutes } from './routes/index.js';
 import { computeVersionRoutes } from './routes/versions.routes.js';
+import { isUsingAttachment } from './service/volume-attachments.service.js';
 
-export { reconcileCompute } from './reconcile.js';
 export { seedCompute } from './seed.js';
-
-export const COMPUTE_MIN = Microversion.of('2.1');
-/** Real Nova stops at 2.104; 2.105 is the multiattach enhancements spec (seeds/002). */
-export const COMPUTE_MAX = Microversion.of('2.105');
-export const ENHANCEMENTS_VERSION = '2.105';
 
 export interface ComputeService {
   router: Router;
+  /** Finishes what a dead process left half-done (`host/reconcile.ts`). */
+  reconcile(scope?: ReconcileScope): Promise<void>;
+  /** Cinder's question to Nova (OSSA-2023-003): does this server still use this attachment? */
+  isUsingAttachment(serverId: string, attachmentId: string): Promise<boolean>;
 }
 
 /** webob's 404 for a path or method Nova does not route (captures 151, 152): not Nova's fault format. */
@@ -31,7 +38,16 @@ export const webobNotFound = () =>
     noVersionHeaders: true,
   });
 
-export function createComputeService(deps: CloudDeps & { identity: Identity }): ComputeService {
+/** Nova v2.1 under /compute. It reaches volumes and images only through their APIs. */
+export function createComputeService(
+  platform: CloudDeps & { identity: Identity; volumes: VolumeApi; images: ImageApi },
+): ComputeService {
+  const { identity, volumes, images, ...shared } = platform;
+  const deps: ComputeDeps = {
+    ...shared,
+    volumes: createVolumeClient(volumes, shared.logger),
+    images: createImageClient(images),
+  };
   const router = Router();
   // Nova routes no OPTIONS (Express would answer one with an Allow list); `/` lists versions for any.
   router.use((req, _res, next) =>
@@ -40,7 +56,7 @@ export function createComputeService(deps: CloudDeps & { identity: Identity }): 
   router.use(computeVersionRoutes());
 
   const v21 = Router();
-  v21.use(deps.identity.requireToken);
+  v21.use(identity.requireToken);
   v21.use(
     negotiateMicroversion({
       service: 'compute',
@@ -67,5 +83,9 @@ export function createComputeService(deps: CloudDeps & { identity: Identity }): 
     throw webobNotFound();
   });
   router.use(faultHandler('nova'));
-  return { router };
+  return {
+    router,
+    reconcile: (scope) => reconcileCompute(deps, scope),
+    isUsingAttachment: (serverId, attachmentId) => isUsingAttachment(deps, serverId, attachmentId),
+  };
 }

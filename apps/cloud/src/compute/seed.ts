@@ -1,15 +1,7 @@
-import { createHash } from 'node:crypto';
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../deps.js';
+import { stableUuid } from '../platform/ids.js';
 import { nowIso } from '../platform/time.js';
 import { CONTROLLER_HOST, CURRENT_SERVICE_VERSION, SEED_HOSTS } from './hosts.js';
-
-/** A uuid derived from a name, so seeded ids agree across processes sharing one database. */
-function stableUuid(name: string): string {
-  const h = createHash('sha256').update(`shared-volumes-seed/${name}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-export const SEED_IMAGE_ID = stableUuid('image/cirros');
 
 const FLAVORS = [
   { id: '1', name: 'm1.tiny', vcpus: 1, ram: 512, disk: 1 },
@@ -21,7 +13,7 @@ const FLAVORS = [
   { id: '84', name: 'm1.micro', vcpus: 1, ram: 192, disk: 1 },
 ];
 
-/** Compute hosts and their services, flavors and the one image. Idempotent, multi-process safe. */
+/** Compute hosts and their services, and flavors. Idempotent, multi-process safe. */
 export async function seedCompute(deps: CloudDeps): Promise<void> {
   const db = deps.store.db;
   const now = nowIso();
@@ -104,24 +96,4 @@ export async function seedCompute(deps: CloudDeps): Promise<void> {
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
-  await db
-    .insertInto('images')
-    .values({
-      id: SEED_IMAGE_ID,
-      name: 'cirros-0.6.2-x86_64-disk',
-      status: 'active',
-      visibility: 'public',
-      owner: null,
-      size: 21_430_272,
-      disk_format: 'qcow2',
-      container_format: 'bare',
-      min_disk: 0,
-      min_ram: 0,
-      checksum: 'c8fc807773e5354afe61636071771906',
-      properties: JSON.stringify({ hw_rng_model: 'virtio' }),
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
 }

@@ -1,5 +1,4 @@
 import { OpenStackError } from '../platform/http/errors.js';
-import { keystoneSchemaDetail, type Schema } from './validation/json-schema.js';
 
 /** Keystone's exception texts (keystone/exception.py), each with its HTTP status. */
 
@@ -54,12 +53,6 @@ export const expectingToFind = (attribute: string, target: string) =>
 export const validationMessage = (message: string) => new OpenStackError(400, message);
 
 export const MALFORMED_BODY = expectingToFind('valid JSON', 'request body').message;
-
-/** Keystone's `validation.lazy_validate`: the first jsonschema error, as SchemaValidationError. */
-export function validateSchema(schema: Schema, value: unknown): void {
-  const detail = keystoneSchemaDetail(schema, value);
-  if (detail !== null) throw new OpenStackError(400, detail);
-}
 
 /** ResourceDeleteForbidden / ResourceUpdateForbidden for resources with the `immutable` option. */
 export const immutable = (verb: 'delete' | 'update', type: string, id: string) =>

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../deps.js';
 import { OpenStackError } from '../platform/http/errors.js';
 import { keystoneAuth, requireToken } from './auth-middleware.js';
 import { keystoneFaultHandler, keystoneHeaders, keystoneJsonBody, NOT_FOUND_MESSAGE } from './http.js';

@@ -1,18 +1,20 @@
 import { type ErrorRequestHandler, Router } from 'express';
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../deps.js';
 import type { Identity } from '../identity/index.js';
 import { OpenStackError } from '../platform/http/errors.js';
 import { toOpenStackError } from '../platform/http/faults.js';
+import { createImageApi, type ImageApi } from './api.js';
 import { glanceError } from './errors.js';
 import { imagesRoutes } from './routes/images.routes.js';
 import { imageVersionRoutes } from './routes/versions.routes.js';
 
-// What other services may ask of the image service (Cinder's volume-from-image lookups).
-export { findVisibleImage, listImagesNamed } from './service/images.service.js';
-export type { ImageRow } from './store/images.store.js';
+export type { Image, ImageApi, ImageCaller } from './api.js';
+export { SEED_IMAGE_ID, seedImages } from './seed.js';
 
 export interface ImageService {
   router: Router;
+  /** What other services may ask of this one. */
+  api: ImageApi;
 }
 
 /**
@@ -61,5 +63,5 @@ export function createImageService(deps: CloudDeps & { identity: Identity }): Im
   });
   router.use('/v2', v2);
   router.use(glanceFaults);
-  return { router };
+  return { router, api: createImageApi(deps.store) };
 }

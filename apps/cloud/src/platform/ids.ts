@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 /** Nova/Cinder style resource id: a dashed UUID. */
 export const newUuid = (): string => randomUUID();
@@ -20,3 +20,9 @@ export function newReservationId(): string {
 
 export const isUuidLike = (s: string): boolean =>
   /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s);
+
+/** A uuid derived from a name, so seeded ids agree across processes sharing one database. */
+export function stableUuid(name: string): string {
+  const h = createHash('sha256').update(`shared-volumes-seed/${name}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -1,41 +1,62 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../deps.js';
 import type { Identity } from '../identity/index.js';
+import type { ImageApi } from '../image/index.js';
 import { jsonBody } from '../platform/http/body.js';
 import { authOf } from '../platform/http/context.js';
 import { badRequest, notFound, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
 import { faultHandler } from '../platform/http/faults.js';
 import { Microversion, negotiateMicroversion } from '../platform/http/microversion.js';
+import type { ReconcileScope } from '../platform/presence.js';
 import { versionRoutes } from './routes/versions.routes.js';
 import { volumeApiRoutes } from './routes/index.js';
+import { createVolumeApi, type VolumeApi } from './api.js';
+import { reconcileVolumes } from './reconcile.js';
+import { createAttachmentsService, type NovaClient } from './service/attachments.service.js';
 import { createBackend } from './service/backend.js';
-import { createPoolsService, type PoolsService } from './service/pools.service.js';
-import { createTypesService, type TypesService } from './service/types.service.js';
-import { createVolumesService, type VolumesService } from './service/volumes.service.js';
+import { createPoolsService } from './service/pools.service.js';
+import { createTypesService } from './service/types.service.js';
+import { createVolumesService } from './service/volumes.service.js';
 
 export { seedVolume } from './seed.js';
-export { reconcileVolumes } from './reconcile.js';
-export type { Caller } from './service/caller.js';
+export type {
+  Attachment,
+  AttachmentState,
+  AttachMode,
+  Caller,
+  ConnectRequest,
+  CreateVolumeInput,
+  ReserveRequest,
+  Volume,
+  VolumeApi,
+  VolumeSummary,
+} from './api.js';
+export type { NovaClient } from './service/attachments.service.js';
 
 export const VOLUME_MIN = Microversion.of('3.0');
 export const VOLUME_MAX = Microversion.of('3.71');
 
-/** The volume service's rules, for its routes and for the other services (Nova's side of attach). */
-export interface VolumeServices {
-  volumes: VolumesService;
-  types: TypesService;
-  pools: PoolsService;
-}
-
-export interface VolumeService extends VolumeServices {
+export interface VolumeService {
   router: Router;
+  /** What other services may ask of this one. */
+  api: VolumeApi;
+  /** Finishes what a dead process left half-done in the backend (`reconcile.ts`). */
+  reconcile(scope?: ReconcileScope): Promise<void>;
 }
 
-export function createVolumeService(deps: CloudDeps & { identity: Identity }): VolumeService {
+/**
+ * Cinder v3 under /volume. It asks Nova about attachments through `nova` (OSSA-2023-003) and the
+ * image service for the image a volume is created from.
+ */
+export function createVolumeService(
+  deps: CloudDeps & { identity: Identity; nova: NovaClient; images: ImageApi },
+): VolumeService {
+  const { store } = deps;
   const backend = createBackend(deps);
-  const types = createTypesService(deps.store);
-  const volumes = createVolumesService({ store: deps.store, backend, types, logger: deps.logger });
-  const services: VolumeServices = { volumes, types, pools: createPoolsService(deps.store, types) };
+  const types = createTypesService(store);
+  const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
+  const attachments = createAttachmentsService({ store, nova: deps.nova });
+  const services = { volumes, types, attachments, pools: createPoolsService(store, types) };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? notFound(WEBOB_NOT_FOUND) : undefined));
@@ -61,7 +82,7 @@ export function createVolumeService(deps: CloudDeps & { identity: Identity }): V
     if (projectId !== authOf(req.ctx).projectId) throw badRequest('Malformed request url');
     next();
   });
-  project.use(volumeApiRoutes(deps, services));
+  project.use(volumeApiRoutes(services));
 
   v3.use('/:projectId', project);
   v3.use(() => {
@@ -72,5 +93,9 @@ export function createVolumeService(deps: CloudDeps & { identity: Identity }): V
     throw notFound(WEBOB_NOT_FOUND);
   });
   router.use(faultHandler('nova'));
-  return { router, ...services };
+  return {
+    router,
+    api: createVolumeApi({ store, backend, volumes, types }),
+    reconcile: (scope) => reconcileVolumes(deps, scope),
+  };
 }

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../deps.js';
 import { BOOT_SCOPE, type ReconcileScope } from '../platform/presence.js';
 import { BACKEND, backendSteps, poolCapabilities, poolSatisfies } from './service/backend.js';
 import { typesStore } from './store/types.store.js';

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../app.js';
+import type { CloudDeps } from '../deps.js';
 import { newUuid } from '../platform/ids.js';
 import { nowIso } from '../platform/time.js';
 

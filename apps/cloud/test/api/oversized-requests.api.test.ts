@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { overflowKind } from '../../src/platform/http/client-error.js';
-import { http, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { http, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { longRequestLine, sendOnSocket } from '../helpers/raw-socket.js';
 
 /**
@@ -11,11 +12,9 @@ import { longRequestLine, sendOnSocket } from '../helpers/raw-socket.js';
  */
 let tc: TestCloud;
 
-beforeAll(async () => {
-  tc = await startCloud();
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud }) => {
+  tc = cloud;
 });
 
 describe('requests refused before routing', () => {

@@ -798,7 +798,7 @@ async function send(role: Role, method: string, probe: Probe, token?: string): P
 beforeAll(async () => {
   tc = await startCloud();
   w = await buildAuthzWorld(tc);
-  const { SEED_IMAGE_ID } = await import('../../src/compute/seed.js');
+  const { SEED_IMAGE_ID } = await import('../../src/image/seed.js');
   imageId = SEED_IMAGE_ID;
   // A flavor extra spec to read (the API has no call that sets one).
   await tc.cloud.deps.store.db

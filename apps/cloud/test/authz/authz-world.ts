@@ -1,4 +1,4 @@
-import { SEED_IMAGE_ID } from '../../src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../src/image/seed.js';
 import { http, type HttpResult, login, type RequestOptions, type TestCloud } from '../helpers/cloud.js';
 
 /**

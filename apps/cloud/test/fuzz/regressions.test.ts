@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Session, TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import type { CloudFixtures } from './cloud-fixtures.js';
 import { type Built, CloudFuzzer } from './cloud-fuzzer.js';
 import { headerOf, type RawRequest, sendRaw } from './raw-http.js';
@@ -15,12 +16,10 @@ import { headerOf, type RawRequest, sendRaw } from './raw-http.js';
 let tc: TestCloud;
 let admin: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, admin: adminSession }) => {
+  tc = cloud;
+  admin = adminSession;
 });
 
 const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer) =>

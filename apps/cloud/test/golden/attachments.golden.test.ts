@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setNovaAttachmentProbe } from '../../src/volume/service/attachments.service.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { afterEach, beforeAll, describe, expect } from 'vitest';
+import { http, type Session, scriptedNova, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { connector, createVolume } from '../helpers/volume-fixtures.js';
 import {
   type CompareCaptureOptions,
@@ -16,19 +16,18 @@ import {
  * formats, version headers and (for faults and states) values compared. Captured ids are mapped
  * to ours in the request and in the expected values.
  */
+const nova = scriptedNova();
 let tc: TestCloud;
 let demo: Session;
 const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest({}, { nova });
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
 });
 afterEach(() => {
-  setNovaAttachmentProbe(tc.cloud.deps.store, null);
+  nova.answer = null;
 });
 
 const VERSION_HEADERS = ['OpenStack-API-Version', 'Vary'];
@@ -142,13 +141,13 @@ describe('list, detail and show of two servers sharing a volume (captures 39-48)
   });
 
   it("refuses a user's delete of an attachment Nova uses (capture 57)", async () => {
-    setNovaAttachmentProbe(tc.cloud.deps.store, async () => true);
+    nova.answer = async () => true;
     const { diffs } = await check(57, { exact: ['$'] });
     expect(diffs).toEqual([]);
   });
 
   it("refuses a user's os-detach of an attachment Nova uses (capture 58)", async () => {
-    setNovaAttachmentProbe(tc.cloud.deps.store, async () => true);
+    nova.answer = async () => true;
     const { diffs } = await check(58, { exact: ['$'] });
     expect(diffs).toEqual([]);
   });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpResult, http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { type HttpResult, http, login, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import {
   type Capture,
   type CompareCaptureOptions,
@@ -29,19 +30,17 @@ const CAPTURED = {
 };
 let ids: Record<string, string>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   ids = {
     [CAPTURED.demoUser]: demo.userId,
     [CAPTURED.adminUser]: admin.userId,
     [CAPTURED.demoProject]: demo.projectId,
     [CAPTURED.adminProject]: admin.projectId,
   };
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 /** Headers every Keystone answer is checked for: present/absent as captured, some by value. */

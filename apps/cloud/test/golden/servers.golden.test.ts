@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../src/compute/seed.js';
+import { describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../src/image/seed.js';
 import { addFlavor, allHostsEnabled, onlyHosts } from '../api/compute/servers-fixtures.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
 import {
   type Capture,
@@ -25,10 +26,11 @@ let admin: Session;
 /** Recorded id -> ours, applied to URLs and request bodies. */
 const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   // The flavor capture 179 created, with its id, for the resize captures.
   await addFlavor(tc, {
     id: 'c3d9fc56-750c-406b-8643-962951fa6139',
@@ -37,9 +39,6 @@ beforeAll(async () => {
     ram: 1024,
     disk: 1,
   });
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 function replace(text: string): string {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { bfvBody } from '../api/compute/servers-fixtures.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
 import {
   type Capture,
@@ -29,9 +30,10 @@ const RECORDED = {
   errorSource: '26ec5656-e333-4bc9-a7cf-0f8e004f889e',
 };
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
   // As recorded: `CloudInput-Abc|x`, booted from a volume in zone nova.
   const boot = await createVolume(tc, { projectId: demo.projectId, bootable: true });
   const res = await http(tc, 'POST', '/compute/v2.1/servers', {
@@ -43,9 +45,6 @@ beforeAll(async () => {
   ids[RECORDED.server] = res.body.server.id;
   ids[RECORDED.errorSource] = await createVolume(tc, { projectId: demo.projectId, status: 'error' });
   await tc.settle();
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 async function replay(n: number): Promise<{ capture: Capture; status: number; body: Json; diffs: string[] }> {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { beforeAll, describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { bootFromVolume, createServer, setServer } from '../helpers/compute-fixtures.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
 import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } from './capture.js';
@@ -16,13 +17,11 @@ let admin: Session;
 /** Captured id -> our id. */
 const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 
 function replaceIds(text: string): string {

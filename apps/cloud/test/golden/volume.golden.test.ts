@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { DELETE_REFUSED } from '../../src/volume/service/volumes.service.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import {
   type CompareCaptureOptions,
   compareCapture,
@@ -20,13 +21,11 @@ let demo: Session;
 let admin: Session;
 const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 
 const VERSION_HEADERS = ['OpenStack-API-Version', 'Vary'];

@@ -6,6 +6,7 @@ import { type CloudConfig, testConfig } from '../../src/config.js';
 import { dropPgSchema } from '../../src/platform/db/store.js';
 import { clientErrorResponder } from '../../src/platform/http/client-error.js';
 import { createLogger } from '../../src/platform/logger.js';
+import type { NovaClient } from '../../src/volume/index.js';
 
 /**
  * The real cloud app on an ephemeral port, on SQLite (in memory) by default, or on
@@ -33,6 +34,29 @@ export interface StartOptions {
    * its schema on PostgreSQL, which this cloud then owns and drops on close.
    */
   reopen?: TestCloud;
+  /** Plays Nova when Cinder asks about an attachment (`scriptedNova`). */
+  nova?: ScriptedNova;
+}
+
+/**
+ * A Nova for Cinder's OSSA-2023-003 question that a test can script: `answer` when set, else
+ * the cloud's own compute (once `startCloud` has wired it).
+ */
+export interface ScriptedNova extends NovaClient {
+  answer: NovaClient['isUsingAttachment'] | null;
+  compute: NovaClient | null;
+}
+
+export function scriptedNova(): ScriptedNova {
+  const nova: ScriptedNova = {
+    answer: null,
+    compute: null,
+    isUsingAttachment: (serverId, attachmentId) =>
+      nova.answer
+        ? nova.answer(serverId, attachmentId)
+        : (nova.compute?.isUsingAttachment(serverId, attachmentId) ?? Promise.resolve(false)),
+  };
+  return nova;
 }
 
 export async function startCloud(
@@ -45,7 +69,13 @@ export async function startCloud(
   if (reopened && !pgUrl) overrides = { databaseUrl: reopened.cloud.deps.config.databaseUrl, ...overrides };
   const config = testConfig({ ...(pgUrl ? { databaseUrl: pgUrl } : {}), ...overrides });
   const logger = createLogger(process.env.CLOUD_TEST_LOG_LEVEL ?? config.logLevel);
-  const cloud = await bootCloud(config, logger, pgSchema ? { pgSchema } : {});
+  const cloud = await bootCloud(
+    config,
+    logger,
+    pgSchema ? { pgSchema } : {},
+    opts.nova ? { nova: opts.nova } : {},
+  );
+  if (opts.nova) opts.nova.compute = cloud.compute;
   const server: Server = await new Promise((resolve) => {
     const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  connectServerVolumes,
-  reserveVolumeForServer,
-} from '../../src/compute/service/volume-attach.service.js';
+import { createImageClient } from '../../src/compute/clients/image-client.js';
+import { createVolumeClient } from '../../src/compute/clients/volume-client.js';
+import type { ComputeDeps } from '../../src/compute/deps.js';
+import { connectServerVolumes } from '../../src/compute/host/volume-connect.js';
+import { reserveVolumeForServers } from '../../src/compute/service/volume-attachments.service.js';
 import type { ServerRow } from '../../src/compute/store/servers.store.js';
 import type { AuthContext } from '../../src/platform/http/context.js';
 import { Microversion } from '../../src/platform/http/microversion.js';
@@ -69,6 +70,16 @@ export async function setServer(tc: TestCloud, id: string, changes: Partial<Serv
   await tc.cloud.deps.store.db.updateTable('servers').set(changes).where('id', '=', id).execute();
 }
 
+/** Compute's own dependencies in a test cloud, for tests that call compute's functions directly. */
+export function computeDeps(tc: TestCloud): ComputeDeps {
+  const deps = tc.cloud.deps;
+  return {
+    ...deps,
+    volumes: createVolumeClient(tc.cloud.volume.api, deps.logger),
+    images: createImageClient(tc.cloud.image.api),
+  };
+}
+
 /** The caller the fixtures act as when they use the services directly. */
 export function callerFor(projectId: string, isAdmin = false): AuthContext {
   return {
@@ -94,10 +105,9 @@ export async function bootFromVolume(
   volumeId: string,
   opts: { deleteOnTermination?: boolean; attachMode?: 'ro' | 'rw' } = {},
 ): Promise<void> {
-  const deps = tc.cloud.deps;
+  const deps = computeDeps(tc);
   await deps.store.transaction((tx) =>
-    reserveVolumeForServer(deps, tx, callerFor(server.project_id), {
-      server,
+    reserveVolumeForServers(deps, tx, callerFor(server.project_id), [server], {
       volumeId,
       bootIndex: 0,
       sourceType: 'volume',

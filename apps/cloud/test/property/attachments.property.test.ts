@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { statusFromAttachments } from '../../src/volume/service/volume-status.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../helpers/cloud.js';
+import { cloudTest } from '../helpers/cloud-test.js';
 import { attachmentRows, connector, createVolume, volumeRow } from '../helpers/volume-fixtures.js';
 
 /**
@@ -17,12 +18,10 @@ import { attachmentRows, connector, createVolume, volumeRow } from '../helpers/v
 let tc: TestCloud;
 let demo: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
 });
 
 const VOLUMES = [

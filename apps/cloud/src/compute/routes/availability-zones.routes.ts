@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { assertAdmin, RULES } from '../policy.js';
-import { listZones, listZonesDetail } from '../service/hosts.service.js';
+import { listZones, listZonesDetail } from '../host/compute-hosts.js';
 import { availabilityZonesView } from '../views/availability-zone.view.js';
 
 /** `os-availability-zone` (captures 103-105): any member lists zones; the detail is admin-only. */
-export function availabilityZoneRoutes(deps: CloudDeps): Router {
+export function availabilityZoneRoutes(deps: ComputeDeps): Router {
   const router = Router();
   router.get('/os-availability-zone', async (_req, res) => {
     res.json(availabilityZonesView(await listZones(deps.store.db)));

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { assertAdmin } from '../policy.js';
 import { serverDomain } from '../service/domain-xml.js';
@@ -11,7 +11,7 @@ export const DOMAIN_XML_RULE = 'os_compute_api:os-emulator-domain-xml:show';
  * GET /servers/{id}/os-emulator-domain-xml: the libvirt domain the emulated hypervisor runs.
  * Not part of real Nova (docs/cloud-extensions.md); admin only.
  */
-export function emulatorDomainRoutes(deps: CloudDeps): Router {
+export function emulatorDomainRoutes(deps: ComputeDeps): Router {
   const router = Router();
   router.get('/servers/:serverId/os-emulator-domain-xml', async (req, res) => {
     assertAdmin(req.ctx, DOMAIN_XML_RULE);

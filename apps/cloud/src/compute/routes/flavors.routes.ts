@@ -1,17 +1,16 @@
 import { type Request, type Response, Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { assertAdmin, canReadFlavorExtraSpecs, isAdmin, RULES } from '../policy.js';
+import { parseFlavorCreate, parseFlavorListQuery, parseFlavorUpdate } from '../schemas/flavors.schemas.js';
 import {
   createFlavor,
   deleteFlavor,
   extraSpecsOf,
   getFlavor,
   listFlavors,
-  parseFlavorCreate,
-  parseFlavorUpdate,
   updateFlavorDescription,
 } from '../service/flavors.service.js';
 import type { FlavorRow } from '../store/flavors.store.js';
@@ -24,7 +23,7 @@ const sendJson = (res: Response, status: number, body: unknown) => {
 };
 
 /** Flavors and flavor-manage (`/flavors`, captures 95-102, 179, 180). */
-export function flavorRoutes(deps: CloudDeps): Router {
+export function flavorRoutes(deps: ComputeDeps): Router {
   const router = Router();
   const db = () => deps.store.db;
 
@@ -36,7 +35,9 @@ export function flavorRoutes(deps: CloudDeps): Router {
 
   router.get('/flavors', async (req, res) => {
     const version = versionOf(req.ctx);
-    const page = await listFlavors(db(), { isAdmin: isAdmin(req.ctx) }, req.query, version.atLeast('2.75'));
+    const caller = { isAdmin: isAdmin(req.ctx) };
+    const query = parseFlavorListQuery(req.query, caller.isAdmin, version.atLeast('2.75'));
+    const page = await listFlavors(db(), caller, query);
     const base = computeBase(req);
     const links = collectionLinks(
       base,
@@ -54,7 +55,9 @@ export function flavorRoutes(deps: CloudDeps): Router {
 
   router.get('/flavors/detail', async (req, res) => {
     const version = versionOf(req.ctx);
-    const page = await listFlavors(db(), { isAdmin: isAdmin(req.ctx) }, req.query, version.atLeast('2.75'));
+    const caller = { isAdmin: isAdmin(req.ctx) };
+    const query = parseFlavorListQuery(req.query, caller.isAdmin, version.atLeast('2.75'));
+    const page = await listFlavors(db(), caller, query);
     const base = computeBase(req);
     const links = collectionLinks(
       base,

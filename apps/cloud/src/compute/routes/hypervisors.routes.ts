@@ -1,17 +1,18 @@
 import { type Request, Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { assertAdmin, RULES } from '../policy.js';
+import { parseHypervisorListQuery, parseHypervisorShowQuery } from '../schemas/hypervisors.schemas.js';
+import { listComputeHosts } from '../host/compute-hosts.js';
 import {
   hypervisorStatistics,
   hypervisorUptime,
-  listComputeHosts,
   listHypervisors,
   searchHypervisors,
   showHypervisor,
-} from '../service/hosts.service.js';
+} from '../service/hypervisors.service.js';
 import { collectionLinks } from '../views/flavor.view.js';
 import { emulatorHostsView, hypervisorUptimeView, hypervisorView } from '../views/hypervisor.view.js';
 
@@ -22,14 +23,16 @@ const versionGone = () => notFound(WEBOB_NOT_FOUND);
  * `os-hypervisors` (captures 109-115), admin-only: list, detail, show, and below 2.88 uptime and
  * statistics; below 2.53 the search and servers routes. Plus our `os-emulator-hosts` extension.
  */
-export function hypervisorRoutes(deps: CloudDeps): Router {
+export function hypervisorRoutes(deps: ComputeDeps): Router {
   const router = Router();
   const db = () => deps.store.db;
 
   const list = (detail: boolean) => async (req: Request, res: import('express').Response) => {
     const version = versionOf(req.ctx);
     const rule = detail ? RULES.hypervisorsDetail : RULES.hypervisorsList;
-    const page = await listHypervisors(db(), req.query, version, () => assertAdmin(req.ctx, rule));
+    const query = parseHypervisorListQuery(req.query, version);
+    assertAdmin(req.ctx, rule);
+    const page = await listHypervisors(db(), query, version);
     const items = page.hypervisors.map((h) => hypervisorView(h, version, detail, page.withServers));
     const last = items.at(-1)?.['id'] as string | number | undefined;
     const links = page.links
@@ -55,18 +58,17 @@ export function hypervisorRoutes(deps: CloudDeps): Router {
 
   router.get('/os-hypervisors/:id', async (req, res) => {
     const version = versionOf(req.ctx);
-    const { hypervisor, withServers } = await showHypervisor(db(), req.params.id, req.query, version, () =>
-      assertAdmin(req.ctx, RULES.hypervisorsShow),
-    );
+    const query = parseHypervisorShowQuery(req.query, version);
+    assertAdmin(req.ctx, RULES.hypervisorsShow);
+    const { hypervisor, withServers } = await showHypervisor(db(), req.params.id, query.withServers, version);
     res.json({ hypervisor: hypervisorView(hypervisor, version, true, withServers) });
   });
 
   router.get('/os-hypervisors/:id/uptime', async (req, res) => {
     const version = versionOf(req.ctx);
     if (version.atLeast('2.88')) throw versionGone();
-    const { hypervisor, uptime } = await hypervisorUptime(db(), req.params.id, version, () =>
-      assertAdmin(req.ctx, RULES.hypervisorsUptime),
-    );
+    assertAdmin(req.ctx, RULES.hypervisorsUptime);
+    const { hypervisor, uptime } = await hypervisorUptime(db(), req.params.id, version);
     res.json(hypervisorUptimeView(hypervisor, version, uptime));
   });
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { flavorRoutes } from './flavors.routes.js';
 import { availabilityZoneRoutes } from './availability-zones.routes.js';
 import { osServicesRoutes } from './os-services.routes.js';
@@ -14,7 +14,7 @@ import { serverActionRoutes } from './server-actions.routes.js';
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
  * microversion negotiated (req.ctx.version) and the JSON body parsed (req.ctx.body).
  */
-export function computeApiRoutes(deps: CloudDeps): Router {
+export function computeApiRoutes(deps: ComputeDeps): Router {
   const router = Router();
   router.use(flavorRoutes(deps));
   router.use(availabilityZoneRoutes(deps));

@@ -1,26 +1,30 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { assertAdmin, RULES } from '../policy.js';
 import {
-  deleteService,
-  listServices,
+  parseServiceListQuery,
   parseServiceUpdateLegacy,
   parseServiceUpdateV253,
+  parseServiceUuid,
+} from '../schemas/os-services.schemas.js';
+import {
+  deleteService,
+  listServices,
   updateServiceLegacy,
   updateServiceV253,
-} from '../service/hosts.service.js';
+} from '../service/os-services.service.js';
 import { legacyServiceUpdateView, serviceView, servicesView } from '../views/service.view.js';
 
 /** `os-services` (captures 106-108, 187, 198): admin-only listing, enable/disable, delete. */
-export function osServicesRoutes(deps: CloudDeps): Router {
+export function osServicesRoutes(deps: ComputeDeps): Router {
   const router = Router();
 
   router.get('/os-services', async (req, res) => {
     const version = versionOf(req.ctx);
-    const rows = await listServices(deps.store.db, req.query, version, () =>
-      assertAdmin(req.ctx, RULES.servicesList),
-    );
+    const query = parseServiceListQuery(req.query, version);
+    assertAdmin(req.ctx, RULES.servicesList);
+    const rows = await listServices(deps.store.db, query);
     res.json(servicesView(rows, version));
   });
 
@@ -30,9 +34,9 @@ export function osServicesRoutes(deps: CloudDeps): Router {
     const version = versionOf(req.ctx);
     if (version.atLeast('2.53')) {
       const body = parseServiceUpdateV253(req.ctx.body);
-      const svc = await updateServiceV253(deps.store, req.params.id, body, () =>
-        assertAdmin(req.ctx, RULES.servicesUpdate),
-      );
+      const id = parseServiceUuid(req.params.id);
+      assertAdmin(req.ctx, RULES.servicesUpdate);
+      const svc = await updateServiceV253(deps.store, id, body);
       res.json({ service: serviceView(svc, version) });
       return;
     }

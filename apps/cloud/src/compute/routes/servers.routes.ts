@@ -1,11 +1,12 @@
 import { type Request, type Response, Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
 import { canReadFlavorExtraSpecs } from '../policy.js';
+import { parseServerCreate } from '../schemas/servers.schemas.js';
 import { createServers } from '../service/server-create.service.js';
-import { scheduleBuildBatch } from '../service/server-lifecycle.js';
+import { scheduleBuildBatch } from '../host/server-lifecycle.js';
 import { deleteServer, getServer, listServers, loadExtras, type Query } from '../service/servers.service.js';
 import {
   type ServerViewContext,
@@ -34,16 +35,13 @@ const sendEmpty = (res: Response, status: number) => {
 };
 
 /** /servers: create, list, detail, show, delete (captures 08-15, 116-153, 195, 294-299). */
-export function serverRoutes(deps: CloudDeps): Router {
+export function serverRoutes(deps: ComputeDeps): Router {
   const router = Router();
 
   router.post('/servers', async (req, res) => {
-    const { created, placement } = await createServers(
-      deps,
-      authOf(req.ctx),
-      versionOf(req.ctx),
-      req.ctx.body,
-    );
+    const version = versionOf(req.ctx);
+    const body = parseServerCreate(req.ctx.body, version);
+    const { created, placement } = await createServers(deps, authOf(req.ctx), version, body);
     scheduleBuildBatch(
       deps,
       created.servers.map((s) => s.id),

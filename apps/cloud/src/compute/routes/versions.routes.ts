@@ -1,7 +1,7 @@
 import { type Request, Router } from 'express';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { negotiateMicroversion } from '../../platform/http/microversion.js';
-import { COMPUTE_MAX, COMPUTE_MIN } from '../index.js';
+import { COMPUTE_MAX, COMPUTE_MIN } from '../microversions.js';
 import { versionChoicesView, versionListView, versionShowView } from '../views/versions.view.js';
 
 const computeBase = (req: Request) => `${baseUrl(req)}/compute`;

@@ -1,30 +1,25 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import { authOf } from '../../platform/http/context.js';
 import { versionOf } from '../../platform/http/microversion.js';
-import { setNovaAttachmentProbe } from '../../volume/service/attachments.service.js';
 import {
   attachVolumeToServer,
   detachVolumeFromServer,
   listVolumeAttachments,
-  novaAttachmentProbe,
   showVolumeAttachment,
-  updateVolumeAttachment,
-} from '../service/volume-attach.service.js';
+} from '../service/volume-attachments.service.js';
+import { updateVolumeAttachment } from '../service/swap.service.js';
 import {
   attachResponseView,
   volumeAttachmentsView,
   volumeAttachmentView,
 } from '../views/volume-attachment.view.js';
-import { parseAttachBody, parseListQuery, parseUpdateBody } from './volume-attachments.schema.js';
+import { parseAttachBody, parseListQuery, parseUpdateBody } from '../schemas/volume-attachments.schemas.js';
 
 type Params = { serverId: string; volumeId: string };
 
 /** /servers/{server_id}/os-volume_attachments[/{volume_id}] (reference 1.5-1.8). */
-export function volumeAttachmentsRoutes(deps: CloudDeps): Router {
-  // Cinder asks Nova before letting a user delete an attachment (OSSA-2023-003).
-  setNovaAttachmentProbe(deps.store, novaAttachmentProbe(deps));
-
+export function volumeAttachmentsRoutes(deps: ComputeDeps): Router {
   const router = Router();
   const base = '/servers/:serverId/os-volume_attachments';
 

@@ -1,6 +1,7 @@
 import { badRequest } from '../../platform/http/errors.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
-import type { AttachMode } from './volume-attach-rules.js';
+import type { BdmV2Item, LegacyBdmItem, ServerCreateBody } from '../schemas/servers.schemas.js';
+import type { AttachMode } from '../volume-attach-rules.js';
 
 /**
  * Block device mappings of POST /servers, as Nova's API turns them into its internal form
@@ -41,23 +42,21 @@ function isRootDeviceName(name: string | null | undefined): boolean {
   return letter === 'a';
 }
 
-function intOrNull(v: unknown): number | null {
+function intOrNull(v: number | string | null | undefined): number | null {
   if (v === null || v === undefined) return null;
-  return typeof v === 'number' ? v : Number.parseInt(String(v), 10);
+  return typeof v === 'number' ? v : Number.parseInt(v, 10);
 }
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
  * `BlockDeviceDict.from_api` and `_validate` for one v2 item (already schema-checked).
  * `imageRefGiven`: the request has an imageRef, which makes image->local boot index 0 legal.
  */
-function fromApi(item: Record<string, unknown>, imageRefGiven: boolean): BdmSpec {
+function fromApi(item: BdmV2Item, imageRefGiven: boolean): BdmSpec {
   const noDevice = item.no_device !== undefined && item.no_device !== null && item.no_device !== false;
-  const sourceType = str(item.source_type);
-  const uuid = str(item.uuid);
-  const destinationType = str(item.destination_type);
-  const volumeType = str(item.volume_type);
+  const sourceType = item.source_type ?? null;
+  const uuid = item.uuid ?? null;
+  const destinationType = item.destination_type ?? null;
+  const volumeType = item.volume_type ?? null;
   let sourceId: string | null = null;
   // Nova copies uuid into `<source_type>_id`; with no source_type that key is a bogus field.
   let bogusField = false;
@@ -87,20 +86,20 @@ function fromApi(item: Record<string, unknown>, imageRefGiven: boolean): BdmSpec
   }
   const volumeSize = intOrNull(item.volume_size);
   return {
-    sourceType: (sourceType ?? 'blank') as BdmSpec['sourceType'],
-    destinationType: (destinationType ?? 'local') as BdmSpec['destinationType'],
+    sourceType: sourceType ?? 'blank',
+    destinationType: destinationType ?? 'local',
     sourceId,
     bootIndex: intOrNull(item.boot_index),
     volumeSize: volumeSize === null || Number.isNaN(volumeSize) ? null : volumeSize,
     deleteOnTermination:
       item.delete_on_termination === undefined ? false : boolFromString(item.delete_on_termination),
-    deviceName: str(item.device_name),
-    deviceType: str(item.device_type),
-    diskBus: str(item.disk_bus),
-    guestFormat: str(item.guest_format),
-    tag: str(item.tag),
+    deviceName: item.device_name ?? null,
+    deviceType: item.device_type ?? null,
+    diskBus: item.disk_bus ?? null,
+    guestFormat: item.guest_format ?? null,
+    tag: item.tag ?? null,
     volumeType,
-    attachMode: item.attach_mode === 'ro' || item.attach_mode === 'rw' ? item.attach_mode : undefined,
+    attachMode: item.attach_mode,
     noDevice,
   };
 }
@@ -109,14 +108,14 @@ function fromApi(item: Record<string, unknown>, imageRefGiven: boolean): BdmSpec
  * `from_legacy_mapping`: v1 items become volume (or snapshot) mappings; the one on the root
  * device name boots. An image request gets an image->local root unless a legacy item is root.
  */
-function fromLegacy(items: Record<string, unknown>[], imageRef: string | null): BdmSpec[] {
+function fromLegacy(items: readonly LegacyBdmItem[], imageRef: string | null): BdmSpec[] {
   const out: BdmSpec[] = [];
   let rootSeen = false;
   for (const item of items) {
     if (item.no_device !== undefined && item.no_device !== null && item.no_device !== false) continue;
-    const volumeId = str(item.volume_id);
-    const snapshotId = str(item.snapshot_id);
-    const isRoot = isRootDeviceName(str(item.device_name));
+    const volumeId = item.volume_id ?? null;
+    const snapshotId = item.snapshot_id ?? null;
+    const isRoot = isRootDeviceName(item.device_name);
     if (isRoot) rootSeen = true;
     out.push({
       sourceType: snapshotId ? 'snapshot' : volumeId ? 'volume' : 'blank',
@@ -126,7 +125,7 @@ function fromLegacy(items: Record<string, unknown>[], imageRef: string | null): 
       volumeSize: intOrNull(item.volume_size),
       deleteOnTermination:
         item.delete_on_termination === undefined ? false : boolFromString(item.delete_on_termination),
-      deviceName: str(item.device_name),
+      deviceName: item.device_name ?? null,
       deviceType: null,
       diskBus: null,
       guestFormat: null,
@@ -166,20 +165,18 @@ export interface ParsedBdms {
 }
 
 /** `_process_bdms_for_create` + the legacy conversion Nova does when the request has none. */
-export function parseBdms(server: Record<string, unknown>): ParsedBdms {
-  const legacy = Array.isArray(server.block_device_mapping) ? (server.block_device_mapping as unknown[]) : [];
-  const v2 = Array.isArray(server.block_device_mapping_v2)
-    ? (server.block_device_mapping_v2 as unknown[])
-    : [];
+export function parseBdms(server: ServerCreateBody['server']): ParsedBdms {
+  const legacy = server.block_device_mapping ?? [];
+  const v2 = server.block_device_mapping_v2 ?? [];
   if (legacy.length > 0 && v2.length > 0) {
     throw badRequest('Using different block_device_mapping syntaxes is not allowed in the same request.');
   }
-  const imageRef = typeof server.imageRef === 'string' && server.imageRef !== '' ? server.imageRef : null;
+  const imageRef = server.imageRef ? server.imageRef : null;
   if (v2.length > 0) {
-    const imageRefGiven = server.imageRef !== undefined && server.imageRef !== null;
-    return { specs: v2.map((i) => fromApi(i as Record<string, unknown>, imageRefGiven)), given: true };
+    const imageRefGiven = server.imageRef !== undefined;
+    return { specs: v2.map((i) => fromApi(i, imageRefGiven)), given: true };
   }
-  return { specs: fromLegacy(legacy as Record<string, unknown>[], imageRef), given: legacy.length > 0 };
+  return { specs: fromLegacy(legacy, imageRef), given: legacy.length > 0 };
 }
 
 /** `get_bdm_image_metadata`'s choice of the boot device: the mapping with boot index exactly 0. */

@@ -1,10 +1,10 @@
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { attachHostsStore, type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import type { ServerRow } from '../store/servers.store.js';
-import { ROOT_DEVICE } from './device-names.js';
-import { getServerFor } from './volume-attach.service.js';
-import { invalidState } from './volume-attach-rules.js';
+import { ROOT_DEVICE } from '../host/device-names.js';
+import { getServerFor } from './volume-attachments.service.js';
+import { invalidState } from '../volume-attach-rules.js';
 
 /**
  * The guest definition the emulated hypervisor runs, as Nova's libvirt driver would write it
@@ -111,7 +111,7 @@ export function renderDomainXml(server: ServerRow, bdms: readonly BdmRow[], host
 
 /** The extension's show: only a server running on a host has a domain. */
 export async function serverDomain(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   caller: AuthContext,
   serverId: string,
 ): Promise<DomainView> {

@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';
@@ -12,19 +12,18 @@ import {
   type ServerRow,
   serversStore,
 } from '../store/servers.store.js';
-import { parseJson } from '../views/server.view.js';
-import { isJsonObject, validateBody } from './request-schema.js';
-import { availableZones } from './scheduler.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
+import type { ServerAction } from '../schemas/server-actions.schemas.js';
+import { availableZones } from '../host/scheduler.js';
 import { flavorSnapshot } from './server-create.service.js';
-import { resizeOf, type StepContext, scheduleAdvance } from './server-lifecycle.js';
-import { rebootSchema, resizeSchema, unshelveSchema } from './server-schemas.js';
-import { VM } from './server-states.js';
+import { resizeOf, type StepContext, scheduleAdvance } from '../host/server-lifecycle.js';
+import { VM } from '../server-states.js';
 import { instanceNotFound } from './servers.service.js';
 
 /**
  * POST /servers/{id}/action for the lifecycle actions (`servers.py`, `shelve.py`,
- * `compute/api.py`): the body's only key names the action; then the instance lookup (404),
- * policy, lock, the `check_instance_state` rules, and the task state the host picks up.
+ * `compute/api.py`), once the body is parsed (`schemas/server-actions.schemas.ts`): the instance
+ * lookup (404), policy, lock, the `check_instance_state` rules, and the task state the host picks up.
  */
 
 export const SHELVE_OFFLOAD_RULE = 'os_compute_api:os-shelve:shelve_offload';
@@ -68,50 +67,22 @@ const REBOOT_TASKS = [
 ];
 const HARD_REBOOT_VM = ['active', 'stopped', 'paused', 'suspended', 'error'];
 
-export const SUPPORTED_ACTIONS = [
-  'os-stop',
-  'os-start',
-  'reboot',
-  'shelve',
-  'shelveOffload',
-  'unshelve',
-  'resize',
-  'confirmResize',
-  'revertResize',
-] as const;
-type Action = (typeof SUPPORTED_ACTIONS)[number];
-
-/** wsgi `action_peek`: exactly one key, which must be an action the controller knows. */
-export function actionName(body: unknown): Action {
-  if (!isJsonObject(body) || Object.keys(body).length !== 1) throw badRequest('Malformed request body');
-  const name = Object.keys(body)[0]!;
-  if (!(SUPPORTED_ACTIONS as readonly string[]).includes(name))
-    throw badRequest(`There is no such action: ${name}`);
-  return name as Action;
-}
-
 /** Runs one action; returns the HTTP status (202, or 204 for confirmResize). */
 export async function serverAction(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   auth: AuthContext,
   version: Microversion,
   id: string,
-  body: unknown,
+  action: ServerAction,
 ): Promise<202 | 204> {
-  const action = actionName(body);
-  const args = (body as Record<string, unknown>)[action];
-  if (action === 'reboot') validateBody(rebootSchema, body);
-  if (action === 'resize') validateBody(resizeSchema, body);
-  if (action === 'unshelve' && version.atLeast('2.77')) validateBody(unshelveSchema(version), body);
-
   const ctx: StepContext = {};
   await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !(auth.isAdmin || s.project_id === auth.projectId)) throw instanceNotFound(id);
-    assertProjectWriter(auth, SERVER_ACTION_RULES[action]);
+    assertProjectWriter(auth, SERVER_ACTION_RULES[action.name]);
     const set = (changes: Partial<ServerRow>) =>
       serversStore.update(tx, id, { ...changes, updated_at: nowIso() });
-    switch (action) {
+    switch (action.name) {
       case 'os-stop':
         checkState(s, auth, 'stop', { vmStates: ['active', 'error'], needsHost: true });
         return set({ task_state: 'powering-off' });
@@ -119,7 +90,7 @@ export async function serverAction(
         checkState(s, auth, 'start', { vmStates: ['stopped'], needsHost: true });
         return set({ task_state: 'powering-on' });
       case 'reboot': {
-        const hard = String((args as { type: string }).type).toUpperCase() === 'HARD';
+        const hard = action.hard;
         // reboot's own check, then _soft_reboot's (active, no task) or _hard_reboot's.
         checkState(s, auth, 'reboot', { vmStates: HARD_REBOOT_VM, taskStates: REBOOT_TASKS });
         if (!hard) checkState(s, auth, 'reboot', { vmStates: ['active'] });
@@ -134,9 +105,9 @@ export async function serverAction(
         checkState(s, auth, 'shelveOffload', { vmStates: [VM.shelved] });
         return set({ task_state: 'shelving_offloading' });
       case 'unshelve':
-        return unshelve(tx, auth, version, s, args, ctx, set);
+        return unshelve(tx, auth, version, s, action, ctx, set);
       case 'resize':
-        return resize(tx, auth, s, args as Record<string, unknown>, set);
+        return resize(tx, auth, s, action.flavorRef, set);
       case 'confirmResize': {
         checkState(s, auth, 'confirmResize', { vmStates: [VM.resized] });
         const rs = resizeOf(s);
@@ -152,7 +123,7 @@ export async function serverAction(
     }
   });
   scheduleAdvance(deps, id, ctx);
-  return action === 'confirmResize' ? 204 : 202;
+  return action.name === 'confirmResize' ? 204 : 202;
 }
 
 async function unshelve(
@@ -160,20 +131,19 @@ async function unshelve(
   auth: AuthContext,
   version: Microversion,
   s: ServerRow,
-  args: unknown,
+  action: Extract<ServerAction, { name: 'unshelve' }>,
   ctx: StepContext,
   set: (c: Partial<ServerRow>) => Promise<unknown>,
 ): Promise<unknown> {
   checkState(s, auth, 'unshelve', { vmStates: [VM.shelved, VM.shelvedOffloaded] });
-  const body = isJsonObject(args) ? args : {};
   const changes: Partial<ServerRow> = { task_state: 'unshelving' };
-  if (version.atLeast('2.77') && ('availability_zone' in body || 'host' in body)) {
+  if (action.targeted) {
     if (s.vm_state !== VM.shelvedOffloaded) {
       throw conflict(
         `The availability_zone or host parameter cannot be specified when unshelving server ${s.id} with status SHELVED. The server status must be SHELVED_OFFLOADED.`,
       );
     }
-    const az = body.availability_zone as string | null | undefined;
+    const az = action.availabilityZone;
     if (typeof az === 'string') {
       if (!(await availableZones(tx)).has(az)) {
         throw badRequest('The requested availability zone is not available');
@@ -182,9 +152,9 @@ async function unshelve(
     } else if (az === null && version.atLeast('2.91')) {
       changes.requested_availability_zone = null;
     }
-    if (typeof body.host === 'string') {
+    if (action.host !== undefined) {
       if (!auth.isAdmin) throw policyForbidden(UNSHELVE_TO_HOST_RULE);
-      ctx.placement = { forcedHost: null, forcedNode: null, requestedHost: body.host, requestedNode: null };
+      ctx.placement = { forcedHost: null, forcedNode: null, requestedHost: action.host, requestedNode: null };
     }
   }
   return set(changes);
@@ -194,14 +164,13 @@ async function resize(
   tx: Tx,
   auth: AuthContext,
   s: ServerRow,
-  args: Record<string, unknown>,
+  flavorId: string,
   set: (c: Partial<ServerRow>) => Promise<unknown>,
 ): Promise<unknown> {
   checkState(s, auth, 'resize', { vmStates: [VM.active, VM.stopped] });
-  const flavorId = String(args.flavorRef);
   const row = await flavorsStore.byId(tx, flavorId);
   if (!row || row.disabled === 1) throw badRequest(`Flavor ${flavorId} could not be found.`);
-  const current = parseJson<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
+  const current = parseJsonColumn<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
   if (current.id === row.id) throw badRequest('When resizing, instances must change flavor!');
   if (row.disk === 0 && s.image_id !== null) {
     throw badRequest(

@@ -1,14 +1,14 @@
 import { randomInt } from 'node:crypto';
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { newReservationId, newUuid } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
-import { visibleVolume } from '../../volume/service/attachments.service.js';
-import { createTypesService } from '../../volume/service/types.service.js';
-import type { VolumeRow } from '../../volume/store/volumes.store.js';
+import { userCaller, type Volume } from '../clients/volume-client.js';
+import type { Placement } from '../host/server-lifecycle.js';
+import type { ServerCreateBody } from '../schemas/servers.schemas.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type FlavorRow, flavorsStore } from '../store/flavors.store.js';
@@ -21,11 +21,9 @@ import {
   rootSpec,
   validateBdmSpecs,
 } from './bdm-validation.js';
-import { validateBody } from './request-schema.js';
-import { availableZones, computeHostExists } from './scheduler.js';
-import { serverCreateSchema } from './server-schemas.js';
-import { POWER, VM } from './server-states.js';
-import { cinderCaller, reserveVolumeForServer, reserveVolumeForServers } from './volume-attach.service.js';
+import { availableZones, computeHostExists } from '../host/scheduler.js';
+import { POWER, VM } from '../server-states.js';
+import { reserveVolumeForServers } from './volume-attachments.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -46,14 +44,6 @@ export interface CreatedServers {
   returnReservationId: boolean;
   adminPass: string;
   securityGroups: { name: string }[];
-}
-
-/** What the build needs that the server row does not hold: where the request pinned it. */
-export interface Placement {
-  forcedHost: string | null;
-  forcedNode: string | null;
-  requestedHost: string | null;
-  requestedNode: string | null;
 }
 
 /** Nova's `utils.generate_password` default: 12 characters, no look-alikes. */
@@ -114,33 +104,29 @@ const invalidBdmVolume = (id: string) =>
   badRequest(`Block Device Mapping is Invalid: failed to get volume ${id}.`);
 
 export async function createServers(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   auth: AuthContext,
   version: Microversion,
-  body: unknown,
+  body: ServerCreateBody,
 ): Promise<{ created: CreatedServers; placement: Placement }> {
-  validateBody(serverCreateSchema(version), body);
   // Nova checks `servers:create` once the body is valid, before it looks at anything in it.
   assertProjectWriter(auth, RULES.serverCreate);
-  const root = body as Record<string, unknown>;
-  const s = root.server as Record<string, unknown>;
-  const name = s.name as string;
-  const description = version.atLeast('2.19') ? ((s.description as string | null | undefined) ?? null) : name;
-  const requestedHostname = version.atLeast('2.90') ? ((s.hostname as string | undefined) ?? null) : null;
-  const securityGroups = Array.isArray(s.security_groups)
-    ? [...new Set((s.security_groups as { name?: string }[]).flatMap((g) => (g.name ? [g.name] : [])))]
+  const s = body.server;
+  const name = s.name;
+  const description = version.atLeast('2.19') ? (s.description ?? null) : name;
+  const requestedHostname = version.atLeast('2.90') ? (s.hostname ?? null) : null;
+  const securityGroups = s.security_groups
+    ? [...new Set(s.security_groups.flatMap((g) => (g.name ? [g.name] : [])))]
     : ['default'];
 
   const minCount = intOf(s.min_count, 1);
   const maxCount = intOf(s.max_count, minCount);
   if (minCount > maxCount) throw badRequest('min_count must be <= max_count');
 
-  const az = parseAvailabilityZone((s.availability_zone as string | undefined) ?? null);
+  const az = parseAvailabilityZone(s.availability_zone ?? null);
   if ((az.host || az.node) && !auth.isAdmin) throw policyForbidden(FORCED_HOST_RULE);
-  const requestedHost = version.atLeast('2.74') ? ((s.host as string | undefined) ?? null) : null;
-  const requestedNode = version.atLeast('2.74')
-    ? ((s.hypervisor_hostname as string | undefined) ?? null)
-    : null;
+  const requestedHost = version.atLeast('2.74') ? (s.host ?? null) : null;
+  const requestedNode = version.atLeast('2.74') ? (s.hypervisor_hostname ?? null) : null;
   if (requestedHost || requestedNode) {
     if (!auth.isAdmin) throw policyForbidden(REQUESTED_DESTINATION_RULE);
     if (az.host || az.node) {
@@ -151,7 +137,7 @@ export async function createServers(
   }
 
   const { specs, given: bdmsGiven } = parseBdms(s);
-  const imageRef = typeof s.imageRef === 'string' && s.imageRef !== '' ? s.imageRef : null;
+  const imageRef = s.imageRef ? s.imageRef : null;
   if (!imageRef && !bdmsGiven) throw badRequest('Missing imageRef attribute');
 
   const flavorRow = await flavorsStore.byId(deps.store.db, String(s.flavorRef));
@@ -166,35 +152,34 @@ export async function createServers(
   }
   if (requestedHost || requestedNode) await checkRequestedDestination(deps, requestedHost, requestedNode);
 
-  const db = deps.store.db;
-  const caller = cinderCaller(auth);
+  const caller = userCaller(auth);
   // Image, or the boot volume (`get_bdm_image_metadata`): lookup then bootable.
   if (imageRef) {
-    const image = await serversStore.imageById(db, imageRef);
+    const image = await deps.images.get(imageRef);
     if (!image) throw badRequest('Can not find requested image');
     if (image.status !== 'active') throw badRequest(`Image ${imageRef} is not active.`);
   } else {
-    if (Array.isArray(s.trusted_image_certificates) && s.trusted_image_certificates.length > 0) {
+    if (s.trusted_image_certificates && s.trusted_image_certificates.length > 0) {
       throw badRequest('Image certificate validation is not supported when booting from volume');
     }
     const boot = rootSpec(specs);
     if (boot?.sourceType === 'image' && boot.sourceId) {
-      if (!(await serversStore.imageById(db, boot.sourceId))) {
+      if (!(await deps.images.get(boot.sourceId))) {
         throw badRequest(`Block Device Mapping is Invalid: failed to get image ${boot.sourceId}.`);
       }
     } else if (boot?.sourceType === 'snapshot' && boot.sourceId) {
       throw badRequest(`Block Device Mapping is Invalid: failed to get snapshot ${boot.sourceId}.`);
     } else if (boot?.sourceType === 'volume' && boot.sourceId) {
-      const volume = await visibleVolume(db, caller, boot.sourceId).catch(() => null);
+      const volume = await deps.volumes.get(caller, boot.sourceId);
       if (!volume) throw invalidBdmVolume(boot.sourceId);
-      if (volume.bootable !== 1) throw badRequest(`Block Device ${boot.sourceId} is not bootable.`);
+      if (!volume.bootable) throw badRequest(`Block Device ${boot.sourceId} is not bootable.`);
     }
   }
 
   // Base options: no keypairs or networks exist in this cloud, so any named one is unknown.
-  if (typeof s.key_name === 'string') throw badRequest('Invalid key_name provided.');
+  if (s.key_name !== undefined) throw badRequest('Invalid key_name provided.');
   if (Array.isArray(s.networks)) {
-    for (const n of s.networks as { uuid?: string; port?: string | null }[]) {
+    for (const n of s.networks) {
       if (n.port) throw badRequest(`Port ${n.port} could not be found.`);
       if (n.uuid) throw badRequest(`Network ${n.uuid} could not be found.`);
     }
@@ -206,14 +191,14 @@ export async function createServers(
     // Nova blocks any existing volume here (bug 1747985); 2.105 lets a multiattach one through.
     if (version.below('2.105')) throw badRequest(MULTI_INSTANCE_VOLUMES);
     for (const spec of volumeSpecs) {
-      const volume = await visibleVolume(db, caller, spec.sourceId!).catch(() => null);
+      const volume = await deps.volumes.get(caller, spec.sourceId!);
       if (!volume) throw invalidBdmVolume(spec.sourceId!);
-      if (volume.multiattach !== 1) throw badRequest(MULTI_INSTANCE_VOLUMES);
+      if (!volume.multiattach) throw badRequest(MULTI_INSTANCE_VOLUMES);
     }
   }
 
   // `_get_volumes_for_bdms`, then the instance-independent `_validate_bdm` checks.
-  const volumes = new Map<string, VolumeRow>();
+  const volumes = new Map<string, Volume>();
   const seen = new Set<string>();
   for (const spec of volumeSpecs) {
     // One server cannot map a volume twice (Nova's reserve of the second copy fails).
@@ -224,13 +209,13 @@ export async function createServers(
   await validateBdmSpecs(specs, flavor, async (spec) => {
     if (!spec.sourceId) return;
     if (spec.sourceType === 'image') {
-      if (!(await serversStore.imageById(db, spec.sourceId))) {
+      if (!(await deps.images.get(spec.sourceId))) {
         throw badRequest(`Block Device Mapping is Invalid: failed to get image ${spec.sourceId}.`);
       }
     } else if (spec.sourceType === 'snapshot') {
       throw badRequest(`Block Device Mapping is Invalid: failed to get snapshot ${spec.sourceId}.`);
     } else {
-      const volume = await visibleVolume(db, caller, spec.sourceId).catch(() => null);
+      const volume = await deps.volumes.get(caller, spec.sourceId);
       if (!volume) throw invalidBdmVolume(spec.sourceId);
       volumes.set(volume.id, volume);
     }
@@ -239,7 +224,7 @@ export async function createServers(
 
   const count = maxCount;
   const reservationId = newReservationId();
-  const adminPass = typeof s.adminPass === 'string' ? s.adminPass : generatePassword();
+  const adminPass = s.adminPass ?? generatePassword();
   const now = nowIso();
   const servers = await deps.store.transaction(async (tx) => {
     const rows: ServerRow[] = [];
@@ -274,7 +259,7 @@ export async function createServers(
         launch_index: index,
         key_name: null,
         metadata: JSON.stringify(s.metadata ?? {}),
-        tags: JSON.stringify(version.atLeast('2.52') && Array.isArray(s.tags) ? s.tags : []),
+        tags: JSON.stringify(version.atLeast('2.52') && s.tags ? s.tags : []),
         security_groups: JSON.stringify(securityGroups),
         config_drive: s.config_drive !== undefined && boolFromValue(s.config_drive) ? 'True' : '',
         locked: 0,
@@ -288,14 +273,8 @@ export async function createServers(
       };
       rows.push(row);
     }
-    if (count === 1) {
-      await serversStore.insert(tx, rows[0]!);
-      await insertMappings(deps, tx, auth, version, rows[0]!, specs);
-    } else {
-      // A multi-create's volumes are all multiattach: each is reserved once for every server.
-      await serversStore.insertMany(tx, rows);
-      await insertMappingsForAll(deps, tx, auth, version, rows, specs);
-    }
+    await serversStore.insertMany(tx, rows);
+    await insertMappings(deps, tx, auth, version, rows, specs);
     return rows;
   });
   return {
@@ -318,7 +297,7 @@ function boolFromValue(v: unknown): boolean {
 
 /** 2.74 `_validate_host_or_node`. */
 async function checkRequestedDestination(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   host: string | null,
   node: string | null,
 ): Promise<void> {
@@ -329,48 +308,26 @@ async function checkRequestedDestination(
 
 /** `_validate_volume_type_by_name_or_id`, against the types the user's Cinder token sees. */
 async function checkVolumeTypes(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   auth: AuthContext,
   specs: readonly BdmSpec[],
 ): Promise<void> {
-  const types = createTypesService(deps.store);
   for (const s of specs) {
     if (!s.volumeType) continue;
-    const found = await types.byNameOrId(cinderCaller(auth), s.volumeType).catch(() => null);
-    if (!found) throw badRequest(`Volume type ${s.volumeType} could not be found.`);
+    if (!(await deps.volumes.typeExists(userCaller(auth), s.volumeType))) {
+      throw badRequest(`Volume type ${s.volumeType} could not be found.`);
+    }
   }
 }
 
 /**
- * One instance's mappings: existing volumes are reserved in Cinder now (the attach engineer's
- * rules: 2.60 gate, reserve statuses); image and blank volumes are created on the host during
- * the build, so they are recorded without a volume yet; local disks are recorded as they are.
+ * The servers' mappings: existing volumes are reserved in Cinder now, once for every server (a
+ * multi-create's volumes are all multiattach); image and blank volumes are created on the host
+ * during the build, so they are recorded without a volume yet; local disks are recorded as they
+ * are. A statement or so per mapping, whatever the number of servers.
  */
 async function insertMappings(
-  deps: CloudDeps,
-  tx: Tx,
-  auth: AuthContext,
-  version: Microversion,
-  server: ServerRow,
-  specs: readonly BdmSpec[],
-): Promise<void> {
-  for (const spec of specs) {
-    if (spec.noDevice) continue;
-    if (spec.sourceType === 'volume' && spec.sourceId) {
-      await reserveVolumeForServer(deps, tx, auth, {
-        server,
-        ...reserveArgs(spec, spec.sourceId, version),
-        duringCreate: true,
-      });
-      continue;
-    }
-    await bdmsStore.insert(tx, localBdm(server, spec));
-  }
-}
-
-/** `insertMappings` for every server of a multi-create, a statement or so per mapping. */
-async function insertMappingsForAll(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   tx: Tx,
   auth: AuthContext,
   version: Microversion,
@@ -380,7 +337,10 @@ async function insertMappingsForAll(
   for (const spec of specs) {
     if (spec.noDevice) continue;
     if (spec.sourceType === 'volume' && spec.sourceId) {
-      await reserveVolumeForServers(deps, tx, auth, servers, reserveArgs(spec, spec.sourceId, version));
+      await reserveVolumeForServers(deps, tx, auth, servers, {
+        ...reserveArgs(spec, spec.sourceId, version),
+        duringCreate: true,
+      });
       continue;
     }
     await bdmsStore.insertMany(

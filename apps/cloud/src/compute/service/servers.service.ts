@@ -1,4 +1,4 @@
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
@@ -8,17 +8,16 @@ import { boolFromString } from '../../platform/validation/parameter-types.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { bdmsStore, type ServerViewBdm } from '../store/bdms.store.js';
 import {
-  type ImageRow,
   type ServerListKey,
   type ServerRow,
   type ServerSqlFilter,
   serversStore,
 } from '../store/servers.store.js';
-import type { ServerExtras } from '../views/server.view.js';
-import { parseJson } from '../views/server.view.js';
-import { scheduleAdvance } from './server-lifecycle.js';
-import { multiParams, validateQuery } from './request-schema.js';
-import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
+import type { Image } from '../clients/image-client.js';
+import { scheduleAdvance } from '../host/server-lifecycle.js';
+import { multiParams, validateQuery } from '../schemas/validation.js';
+import { ANY_TASK_STATE, statesFromStatuses } from '../server-states.js';
 
 /**
  * List, show and delete (`servers.py` index/detail/show/delete, `_get_servers`,
@@ -27,12 +26,20 @@ import { ANY_TASK_STATE, statesFromStatuses } from './server-states.js';
  * batched queries, whatever the number of servers.
  */
 
+/** What a server's views need besides its row, loaded in batches for a page of servers. */
+export interface ServerExtras {
+  bdms: readonly ServerViewBdm[];
+  /** host_status of the server's host ('' when it has none). */
+  hostStatus: string;
+  image: Image | undefined;
+}
+
 export const instanceNotFound = (id: string) => notFound(`Instance ${id} could not be found.`);
 
 const canSee = (auth: AuthContext, s: ServerRow) => auth.isAdmin || s.project_id === auth.projectId;
 
 /** `common.get_instance` for the caller: another project's server does not exist for members. */
-export async function getServer(deps: CloudDeps, auth: AuthContext, id: string): Promise<ServerRow> {
+export async function getServer(deps: ComputeDeps, auth: AuthContext, id: string): Promise<ServerRow> {
   const s = await serversStore.byId(deps.store.db, id);
   if (!s || !canSee(auth, s)) throw instanceNotFound(id);
   return s;
@@ -40,7 +47,7 @@ export async function getServer(deps: CloudDeps, auth: AuthContext, id: string):
 
 /** Batched view data for some servers: mappings, host statuses and (2.98) images. */
 export async function loadExtras(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   servers: readonly ServerRow[],
   opts: { isAdmin: boolean; images: boolean },
 ): Promise<Map<string, ServerExtras>> {
@@ -70,11 +77,9 @@ export async function loadExtras(
       );
     }
   }
-  const images = new Map<string, ImageRow>();
-  if (opts.images) {
-    const imageIds = servers.flatMap((s) => (s.image_id ? [s.image_id] : []));
-    for (const img of await serversStore.imagesByIds(db, imageIds)) images.set(img.id, img);
-  }
+  const images = opts.images
+    ? await deps.images.byIds(servers.flatMap((s) => (s.image_id ? [s.image_id] : [])))
+    : new Map<string, Image>();
   const out = new Map<string, ServerExtras>();
   for (const s of servers) {
     out.set(s.id, {
@@ -317,7 +322,7 @@ export interface ServerListing {
 const MAX_LIMIT = 1000;
 
 export async function listServers(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   auth: AuthContext,
   version: Microversion,
   query: Query,
@@ -506,7 +511,7 @@ function filterTags(keys: ServerListKey[], q: Query): ServerListKey[] {
   const notAny = list('not-tags-any');
   if (!all && !any && !notAll && !notAny) return keys;
   return keys.filter((k) => {
-    const tags = new Set(parseJson<string[]>(k.tags, []));
+    const tags = new Set(parseJsonColumn<string[]>(k.tags, []));
     if (all && !all.every((t) => tags.has(t))) return false;
     if (any && !any.some((t) => tags.has(t))) return false;
     if (notAll?.every((t) => tags.has(t))) return false;
@@ -521,7 +526,7 @@ function filterTags(keys: ServerListKey[], q: Query): ServerListKey[] {
  * DELETE /servers/{id}: 204 at once; the host then detaches every volume (deleting those marked
  * delete_on_termination), the server shows DELETED, then disappears (capture 299).
  */
-export async function deleteServer(deps: CloudDeps, auth: AuthContext, id: string): Promise<void> {
+export async function deleteServer(deps: ComputeDeps, auth: AuthContext, id: string): Promise<void> {
   const started = await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !canSee(auth, s)) throw instanceNotFound(id);

@@ -1,33 +1,22 @@
-import { novaHostId } from '../host-id.js';
-import type { Store } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { policyForbidden } from '../../platform/http/errors.js';
+import type { AttachmentState, VolumeSummary } from '../clients/volume-client.js';
+import type { ComputeDeps } from '../deps.js';
+import type { TopologyQuery } from '../schemas/topology.schemas.js';
+import { novaHostId } from '../host-id.js';
 import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
 import {
-  type TopologyAttachmentRow,
   type TopologyFilter,
   type TopologyHostRow,
+  type TopologyMappingRow,
   type TopologyServerRow,
-  type TopologyVolumeRow,
   topologyStore,
 } from '../store/topology.store.js';
-
-export const DEFAULT_STUCK_AFTER_SECONDS = 300;
 
 /** Cinder attachment states that should pass within seconds; sitting in one is a risk. */
 const TRANSITIONAL_STATUSES = new Set(['reserved', 'attaching', 'detaching']);
 
 export type AttachMode = 'rw' | 'ro';
-
-export interface TopologyQuery {
-  /** `all_tenants` as given (null when absent). Admins see every project unless it is false. */
-  allTenants: boolean | null;
-  projectId: string | null;
-  host: string | null;
-  serverId: string | null;
-  volumeId: string | null;
-  stuckAfterSeconds: number;
-}
 
 export interface HostService {
   state: 'up' | 'down';
@@ -141,7 +130,7 @@ const narrowsServers = (f: TopologyFilter) =>
 
 /** Hosts -> servers -> attachments -> volumes for the caller, with the risks an operator must see. */
 export async function buildTopology(
-  store: Store,
+  deps: ComputeDeps,
   auth: AuthContext,
   q: TopologyQuery,
   now: Date = new Date(),
@@ -149,30 +138,37 @@ export async function buildTopology(
   const filter = scopeFor(auth, q);
   const admin = auth.isAdmin;
   const unfiltered = !narrowsServers(filter) && filter.host === null;
-  const { db, engine } = store;
+  const { db, engine } = deps.store;
 
   // Independent reads: PostgreSQL runs them on parallel connections; SQLite queues them.
-  const [hostRows, serverRows, attachmentRows] = await Promise.all([
+  const [hostRows, serverRows, mappingRows] = await Promise.all([
     admin ? topologyStore.computeHosts(db, filter.host) : Promise.resolve([] as TopologyHostRow[]),
     topologyStore.servers(db, engine, filter),
-    topologyStore.attachments(db, engine, filter),
+    topologyStore.mappings(db, engine, filter),
   ]);
+  // Unfiltered, every attachment is wanted: one read of them all beats a thousand ids at a time.
+  const cinder = unfiltered
+    ? new Map((await deps.volumes.attachmentStates('all')).map((a) => [a.id, a]))
+    : await attachmentStatesOf(deps, mappingRows);
 
   const servers = new Map<string, ServerNode>();
   const hostNameOf = hostNamer(admin);
   for (const row of serverRows) servers.set(row.id, serverNode(row, hostNameOf));
-  const { attachments, stuck } = linkAttachments(attachmentRows, servers, q.stuckAfterSeconds, now);
+  const { attachments, stuck } = linkAttachments(mappingRows, cinder, servers, q.stuckAfterSeconds, now);
 
   const volumeIds = [...new Set(attachments.map((a) => a.volumeId))];
   const [volumeRows, modeRows] = await Promise.all([
-    topologyStore.volumes(db, engine, volumeIds, admin ? null : filter.projectId),
+    deps.volumes.summaries(volumeIds, admin ? null : filter.projectId),
     // Unfiltered, the listed attachments are already every attachment of every volume.
     unfiltered ? Promise.resolve(null) : topologyStore.modesOfVolumes(db, engine, volumeIds),
   ]);
   const usage = new Map<string, VolumeUsage>();
   if (modeRows) {
-    for (const r of modeRows)
-      addUse(usage, r.volume_id, r.server_id, effectiveMode(r.attach_mode, r.cinder_mode));
+    const modes = await attachmentStatesOf(deps, modeRows, cinder);
+    for (const r of modeRows) {
+      const cinderMode = r.attachment_id ? (modes.get(r.attachment_id)?.attach_mode ?? null) : null;
+      addUse(usage, r.volume_id, r.server_id, effectiveMode(r.attach_mode, cinderMode));
+    }
   } else {
     for (const a of attachments) addUse(usage, a.volumeId, a.serverId, a.mode);
   }
@@ -190,6 +186,19 @@ export async function buildTopology(
   };
 }
 
+/** Cinder's side of these mappings' attachments, by attachment id; `known` ones are not read again. */
+async function attachmentStatesOf(
+  deps: ComputeDeps,
+  rows: readonly { attachment_id: string | null }[],
+  known: ReadonlyMap<string, AttachmentState> = new Map(),
+): Promise<Map<string, AttachmentState>> {
+  const ids = new Set<string>();
+  for (const r of rows) if (r.attachment_id && !known.has(r.attachment_id)) ids.add(r.attachment_id);
+  const states = new Map(known);
+  for (const a of await deps.volumes.attachmentStates([...ids])) states.set(a.id, a);
+  return states;
+}
+
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type StuckRisk = Extract<TopologyRisk, { kind: 'stuck_attachment' }>;
@@ -201,7 +210,8 @@ type WritersRisk = Extract<TopologyRisk, { kind: 'multiple_writers' }>;
  * out the stuck ones, oldest first.
  */
 function linkAttachments(
-  rows: TopologyAttachmentRow[],
+  rows: TopologyMappingRow[],
+  cinder: Map<string, AttachmentState>,
   servers: Map<string, ServerNode>,
   stuckAfterSeconds: number,
   now: Date,
@@ -213,7 +223,7 @@ function linkAttachments(
     const server = servers.get(row.server_id);
     // Reads are not one snapshot: skip a mapping whose server appeared after the servers query.
     if (!server) continue;
-    const edge = attachmentEdge(row);
+    const edge = attachmentEdge(row, row.attachment_id ? cinder.get(row.attachment_id) : undefined);
     const list = byServer.get(edge.serverId);
     if (list) list.push(edge);
     else byServer.set(edge.serverId, [edge]);
@@ -247,7 +257,7 @@ function linkAttachments(
 
 /** Volumes by id with their whole-cloud counts, and a risk for each with several writers. */
 function volumeNodes(
-  rows: TopologyVolumeRow[],
+  rows: VolumeSummary[],
   usage: Map<string, VolumeUsage>,
 ): { volumes: VolumeNode[]; writers: WritersRisk[] } {
   const volumes: VolumeNode[] = [];
@@ -307,20 +317,24 @@ function serverNode(row: TopologyServerRow, hostNameOf: ReturnType<typeof hostNa
   };
 }
 
-function attachmentEdge(row: TopologyAttachmentRow): AttachmentEdge {
+/**
+ * A mapping and its Cinder attachment (missing when Cinder has none: the edge still shows, which
+ * is what an operator needs to see). Where both sides know a value, Cinder's wins.
+ */
+function attachmentEdge(row: TopologyMappingRow, cinder: AttachmentState | undefined): AttachmentEdge {
   return {
     id: row.attachment_id,
     bdmUuid: row.uuid,
     serverId: row.server_id,
     volumeId: row.volume_id,
-    device: row.device,
-    mode: effectiveMode(row.attach_mode, row.cinder_mode),
-    status: row.cinder_status,
+    device: row.device_name ?? cinder?.mountpoint ?? null,
+    mode: effectiveMode(row.attach_mode, cinder?.attach_mode ?? null),
+    status: cinder?.attach_status ?? null,
     bootIndex: row.boot_index === null ? null : Number(row.boot_index),
     deleteOnTermination: Number(row.delete_on_termination) === 1,
-    createdAt: row.created_at,
-    attachedAt: row.attached_at,
-    updatedAt: row.updated_at,
+    createdAt: cinder?.created_at ?? row.created_at,
+    attachedAt: cinder?.attached_at ?? null,
+    updatedAt: cinder?.updated_at ?? row.updated_at,
   };
 }
 

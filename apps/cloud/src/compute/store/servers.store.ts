@@ -4,7 +4,6 @@ import type { Store } from '../../platform/db/store.js';
 
 type Db = Kysely<Schema>;
 export type ServerRow = Schema['servers'];
-export type ImageRow = Schema['images'];
 export type ComputeServiceRow = Schema['compute_services'];
 
 /** The flavor as the server was built with it (`instance.flavor`), kept as JSON on the row. */
@@ -250,14 +249,6 @@ export const serversStore = {
       .execute(),
 
   // --- Read-only lookups of other compute tables --------------------------------------------------
-
-  imageById: (db: Db, id: string) =>
-    db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst(),
-
-  imagesByIds: (db: Db, ids: readonly string[]) =>
-    inChunks([...new Set(ids)], (chunk) =>
-      db.selectFrom('images').selectAll().where('id', 'in', chunk).execute(),
-    ),
 
   /** nova-compute service rows of some hosts (host_status). */
   computeServicesOf: (db: Db, hosts: readonly string[]) =>

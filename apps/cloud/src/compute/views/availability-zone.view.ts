@@ -1,5 +1,5 @@
 import { cinderTime } from '../../platform/time.js';
-import type { Zone } from '../service/hosts.service.js';
+import type { Zone } from '../host/compute-hosts.js';
 
 /**
  * `availabilityZoneInfo` (captures 103, 104). Service times are Nova's naive DB datetimes,

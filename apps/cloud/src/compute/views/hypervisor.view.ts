@@ -1,5 +1,6 @@
 import type { Microversion } from '../../platform/http/microversion.js';
-import { type ComputeHost, type Hypervisor, hostTraits, hostUptime } from '../service/hosts.service.js';
+import { type ComputeHost, hostTraits } from '../host/compute-hosts.js';
+import { type Hypervisor, hostUptime } from '../service/hypervisors.service.js';
 
 /** Python's `json.dumps` spacing (`{"a": 1, "b": [2, 3]}`), as Nova stores cpu_info. */
 function pyJsonDumps(v: unknown): string {

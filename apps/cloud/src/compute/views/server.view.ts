@@ -1,9 +1,12 @@
 import { novaHostId } from '../host-id.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { novaTime } from '../../platform/time.js';
-import { statusFromState } from '../service/server-states.js';
+import { statusFromState } from '../server-states.js';
 import type { ServerViewBdm } from '../store/bdms.store.js';
-import type { FlavorSnapshot, ImageRow, ServerRow } from '../store/servers.store.js';
+import type { Image } from '../clients/image-client.js';
+import type { ServerExtras } from '../service/servers.service.js';
+import type { FlavorSnapshot, ServerRow } from '../store/servers.store.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
 
 /**
  * Nova's server views (`api/openstack/compute/views/servers.py`) per microversion, with no key
@@ -25,13 +28,6 @@ export interface ServerViewContext {
 }
 
 /** What one server's detailed view needs besides its row; lists load these in batches. */
-export interface ServerExtras {
-  bdms: readonly ServerViewBdm[];
-  /** host_status of the server's host ('' when it has none). */
-  hostStatus: string;
-  image: ImageRow | undefined;
-}
-
 /** Nova's `status_from_state`, with DELETED for a deleted row. */
 export function serverStatus(server: Pick<ServerRow, 'vm_state' | 'task_state' | 'deleted'>): string {
   if (server.deleted === 1) return 'DELETED';
@@ -57,17 +53,8 @@ export function usageTime(iso: string | null): string | null {
 /** `instance_name_template` 'instance-%08x' over the DB id; ours comes from the uuid. */
 export const instanceName = (server: Pick<ServerRow, 'id'>) => `instance-${server.id.slice(0, 8)}`;
 
-export function parseJson<T>(text: string | null, fallback: T): T {
-  if (!text) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 function flavorView(ctx: ServerViewContext, server: ServerRow): Record<string, unknown> {
-  const flavor = parseJson<FlavorSnapshot | null>(server.flavor, null);
+  const flavor = parseJsonColumn<FlavorSnapshot | null>(server.flavor, null);
   if (!flavor) return {};
   if (ctx.version.atLeast('2.47')) {
     return {
@@ -83,7 +70,7 @@ function flavorView(ctx: ServerViewContext, server: ServerRow): Record<string, u
   return { id: flavor.id, links: [{ rel: 'bookmark', href: `${ctx.computeBase}/flavors/${flavor.id}` }] };
 }
 
-function imageView(ctx: ServerViewContext, server: ServerRow, image: ImageRow | undefined): unknown {
+function imageView(ctx: ServerViewContext, server: ServerRow, image: Image | undefined): unknown {
   if (!server.image_id) return '';
   const view: Record<string, unknown> = {
     id: server.image_id,
@@ -94,16 +81,16 @@ function imageView(ctx: ServerViewContext, server: ServerRow, image: ImageRow | 
 }
 
 /** 2.98: the image metadata Nova copied into the instance's system metadata, values as strings. */
-function imageProperties(imageId: string, image: ImageRow | undefined): Record<string, string> {
+function imageProperties(imageId: string, image: Image | undefined): Record<string, string> {
   if (!image) return { base_image_ref: imageId };
   const props: Record<string, string> = {
     base_image_ref: imageId,
-    container_format: image.container_format,
-    disk_format: image.disk_format,
-    min_disk: String(image.min_disk),
-    min_ram: String(image.min_ram),
+    container_format: image.containerFormat,
+    disk_format: image.diskFormat,
+    min_disk: String(image.minDisk),
+    min_ram: String(image.minRam),
   };
-  for (const [k, v] of Object.entries(parseJson<Record<string, unknown>>(image.properties, {}))) {
+  for (const [k, v] of Object.entries(image.properties)) {
     props[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   return props;
@@ -123,7 +110,7 @@ interface Fault {
 }
 
 function faultView(ctx: ServerViewContext, server: ServerRow): Record<string, unknown> | null {
-  const fault = parseJson<Fault | null>(server.fault, null);
+  const fault = parseJsonColumn<Fault | null>(server.fault, null);
   if (!fault) return null;
   const view: Record<string, unknown> = {
     code: fault.code,
@@ -150,7 +137,7 @@ export function serverDetailView(
     status,
     tenant_id: server.project_id,
     user_id: server.user_id,
-    metadata: parseJson<Record<string, string>>(server.metadata, {}),
+    metadata: parseJsonColumn<Record<string, string>>(server.metadata, {}),
     hostId: hostId(server.project_id, server.host),
     image: imageView(ctx, server, extras.image),
     flavor: flavorView(ctx, server),
@@ -200,7 +187,7 @@ export function serverDetailView(
   if (v.atLeast('2.9')) out.locked = server.locked === 1;
   if (v.atLeast('2.73')) out.locked_reason = server.locked_reason;
   if (v.atLeast('2.19')) out.description = server.description;
-  if (v.atLeast('2.26')) out.tags = parseJson<string[]>(server.tags, []);
+  if (v.atLeast('2.26')) out.tags = parseJsonColumn<string[]>(server.tags, []);
   if (v.atLeast('2.63')) out.trusted_image_certificates = null;
   if (!ctx.isAdmin && v.atLeast('2.90')) out['OS-EXT-SRV-ATTR:hostname'] = server.hostname;
   if (!opts.forList && v.atLeast('2.71')) out.server_groups = [];

@@ -1,6 +1,7 @@
 import type { Microversion } from '../../platform/http/microversion.js';
 import { cinderTime } from '../../platform/time.js';
-import { isUp, lastHeartbeat, type LegacyUpdateResult } from '../service/hosts.service.js';
+import { isUp, lastHeartbeat } from '../host/compute-hosts.js';
+import type { LegacyUpdateResult } from '../service/os-services.service.js';
 import type { ServiceRow } from '../store/hosts.store.js';
 
 /**

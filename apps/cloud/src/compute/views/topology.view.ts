@@ -1,5 +1,5 @@
 import { novaTime } from '../../platform/time.js';
-import { statusFromState } from '../service/server-states.js';
+import { statusFromState } from '../server-states.js';
 import type {
   AttachmentEdge,
   HostNode,

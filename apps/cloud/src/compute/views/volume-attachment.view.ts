@@ -1,5 +1,5 @@
 import type { Microversion } from '../../platform/http/microversion.js';
-import { ENHANCEMENTS_VERSION } from '../index.js';
+import { ENHANCEMENTS_VERSION } from '../microversions.js';
 import type { BdmRow } from '../store/bdms.store.js';
 
 /**

@@ -8,10 +8,10 @@ import {
   duplicateEntry,
   forbiddenNotSecurity,
   projectNotFound,
-  validateSchema,
   validationMessage,
 } from '../errors.js';
-import { projectCreateSchema, projectUpdateSchema } from '../schemas/keystone.schemas.js';
+import { type ProjectBody, projectCreateSchema, projectUpdateSchema } from '../schemas/projects.schemas.js';
+import { validated } from '../schemas/validation.js';
 import { assignmentsStore } from '../store/assignments.store.js';
 import { type Db, isUniqueViolation, queryBool } from '../store/db.js';
 import { domainsStore } from '../store/domains.store.js';
@@ -20,17 +20,6 @@ import { enforce, enforceAdmin, isAdmin } from './policy.js';
 import { revokeTokens } from './tokens.service.js';
 
 export type Query = Record<string, string | undefined>;
-
-/** The fields of a project request body this cloud keeps (after Keystone's schema check). */
-interface ProjectBody {
-  id?: string;
-  name?: string;
-  description?: string | null;
-  domain_id?: string | null;
-  parent_id?: string | null;
-  enabled?: boolean;
-  is_domain?: boolean;
-}
 
 /** Keystone's `_require_matching_id`: a body may repeat the id, never change it. */
 export function requireMatchingId(body: { id?: unknown }, id: string): void {
@@ -75,8 +64,7 @@ export const projectsService = {
 
   async create(store: Store, caller: AuthContext, input: unknown): Promise<ProjectRow> {
     enforceAdmin(caller, 'create_project');
-    validateSchema(projectCreateSchema, input);
-    const body = input as ProjectBody;
+    const body: ProjectBody = validated(projectCreateSchema, input);
     const id = newHexId();
     return store.transaction(async (tx) => {
       const domainId = body.domain_id || (await domainOfCaller(tx, caller));
@@ -122,8 +110,7 @@ export const projectsService = {
 
   async update(store: Store, caller: AuthContext, id: string, input: unknown): Promise<ProjectRow> {
     enforceAdmin(caller, 'update_project');
-    validateSchema(projectUpdateSchema, input);
-    const body = input as ProjectBody;
+    const body = validated(projectUpdateSchema, input);
     requireMatchingId(body, id);
     return store.transaction(async (tx) => {
       const original = await projectsStore.byId(tx, id);

@@ -1,20 +1,15 @@
 import type { Store } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { newHexId } from '../../platform/ids.js';
-import { duplicateEntry, immutable, roleNotFound, validateSchema } from '../errors.js';
-import { roleCreateSchema, roleUpdateSchema } from '../schemas/keystone.schemas.js';
+import { duplicateEntry, immutable, roleNotFound } from '../errors.js';
+import { roleCreateSchema, roleUpdateSchema } from '../schemas/roles.schemas.js';
+import { validated } from '../schemas/validation.js';
 import { assignmentsStore } from '../store/assignments.store.js';
 import { isUniqueViolation } from '../store/db.js';
 import { type RoleRow, rolesStore } from '../store/roles.store.js';
 import { isImmutableRole } from '../views/role.view.js';
 import { enforceAdmin } from './policy.js';
 import { type Query, requireMatchingId } from './projects.service.js';
-
-interface RoleBody {
-  id?: string;
-  name?: string;
-  description?: string;
-}
 
 export const rolesService = {
   async list(store: Store, caller: AuthContext, q: Query): Promise<RoleRow[]> {
@@ -31,8 +26,7 @@ export const rolesService = {
 
   async create(store: Store, caller: AuthContext, input: unknown): Promise<RoleRow> {
     enforceAdmin(caller, 'create_role');
-    validateSchema(roleCreateSchema, input);
-    const body = input as RoleBody;
+    const body = validated(roleCreateSchema, input);
     const row: RoleRow = { id: newHexId(), name: body.name ?? '', description: body.description ?? null };
     await store.transaction(async (tx) => {
       if (await rolesStore.byName(tx, row.name)) throw duplicateEntry('role', row.name);
@@ -49,8 +43,7 @@ export const rolesService = {
   async update(store: Store, caller: AuthContext, id: string, input: unknown): Promise<RoleRow> {
     enforceAdmin(caller, 'update_role');
     if (!(await rolesStore.byId(store.db, id))) throw roleNotFound(id);
-    validateSchema(roleUpdateSchema, input);
-    const body = input as RoleBody;
+    const body = validated(roleUpdateSchema, input);
     requireMatchingId(body, id);
     return store.transaction(async (tx) => {
       const original = await rolesStore.byId(tx, id);

@@ -6,12 +6,12 @@ import {
   expectingToFind,
   notFound,
   unauthorized,
-  validateSchema,
   validationMessage,
 } from '../errors.js';
 import { verifyPassword } from '../password.js';
 import { expandImpliedRoles } from '../roles.js';
-import { tokenIssueSchema } from '../schemas/keystone.schemas.js';
+import { type AuthRequest, type Ref, tokenIssueSchema } from '../schemas/tokens.schemas.js';
+import { validated } from '../schemas/validation.js';
 import { assignmentsStore } from '../store/assignments.store.js';
 import type { Db } from '../store/db.js';
 import { domainsStore } from '../store/domains.store.js';
@@ -32,22 +32,6 @@ export interface TokenInfo {
 
 export interface IssuedToken extends TokenInfo {
   token: string;
-}
-
-/** The request body after Keystone's schema check (the parts this cloud reads). */
-interface Ref {
-  id?: string;
-  name?: string;
-  domain?: { id?: string; name?: string };
-}
-interface AuthRequest {
-  identity: {
-    methods: string[];
-    password?: { user?: Ref & { password?: string } };
-    token?: { id: string };
-    [method: string]: unknown;
-  };
-  scope?: string | { project?: Ref; domain?: Ref; system?: unknown; 'OS-TRUST:trust'?: unknown };
 }
 
 /** The methods this cloud implements; Keystone's other defaults fail as a failed login would. */
@@ -219,8 +203,7 @@ export function createTokenService(store: Store, ttlSeconds: number) {
     async authenticate(body: unknown): Promise<IssuedToken> {
       const b = isObject(body) ? body : {};
       const raw = 'auth' in b && b.auth !== null ? b.auth : {};
-      validateSchema(tokenIssueSchema, raw);
-      const auth = raw as AuthRequest;
+      const auth = validated(tokenIssueSchema, raw);
       checkRefs(auth);
 
       const methods = auth.identity.methods;

@@ -2,16 +2,10 @@ import type { Store } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { newHexId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
-import {
-  domainNotFound,
-  duplicateEntry,
-  unauthorized,
-  userNotFound,
-  validateSchema,
-  validationMessage,
-} from '../errors.js';
+import { domainNotFound, duplicateEntry, unauthorized, userNotFound, validationMessage } from '../errors.js';
 import { hashPassword, verifyPassword } from '../password.js';
-import { passwordChangeSchema, userCreateSchema, userUpdateSchema } from '../schemas/keystone.schemas.js';
+import { passwordChangeSchema, userCreateSchema, userUpdateSchema } from '../schemas/users.schemas.js';
+import { validated } from '../schemas/validation.js';
 import { assignmentsStore } from '../store/assignments.store.js';
 import { isUniqueViolation, queryBool } from '../store/db.js';
 import { domainsStore } from '../store/domains.store.js';
@@ -19,17 +13,6 @@ import { type UserRow, usersStore } from '../store/users.store.js';
 import { enforce, enforceAdmin, isAdmin } from './policy.js';
 import { domainOfCaller, type Query, requireMatchingId } from './projects.service.js';
 import { revokeTokens } from './tokens.service.js';
-
-interface UserBody {
-  id?: string;
-  name?: string;
-  domain_id?: string;
-  password?: string | null;
-  enabled?: boolean;
-  email?: unknown;
-  description?: string | null;
-  default_project_id?: string | null;
-}
 
 /** A user without a password gets a hash nothing matches. */
 const hashOrNone = async (password: string | null | undefined) => (password ? hashPassword(password) : '');
@@ -64,8 +47,7 @@ export const usersService = {
 
   async create(store: Store, caller: AuthContext, input: unknown): Promise<UserRow> {
     enforceAdmin(caller, 'create_user');
-    validateSchema(userCreateSchema, input);
-    const body = input as UserBody;
+    const body = validated(userCreateSchema, input);
     const domainId = body.domain_id || (await domainOfCaller(store.db, caller));
     if (!(await domainsStore.byId(store.db, domainId))) throw domainNotFound(domainId);
     await checkDefaultProject(store, body.default_project_id);
@@ -97,8 +79,7 @@ export const usersService = {
   async update(store: Store, caller: AuthContext, id: string, input: unknown): Promise<UserRow> {
     enforceAdmin(caller, 'update_user');
     if (!(await usersStore.byId(store.db, id))) throw userNotFound(id);
-    validateSchema(userUpdateSchema, input);
-    const body = input as UserBody;
+    const body = validated(userUpdateSchema, input);
     requireMatchingId(body, id);
     await checkDefaultProject(store, body.default_project_id);
     const passwordHash = body.password !== undefined ? await hashOrNone(body.password) : undefined;
@@ -147,8 +128,7 @@ export const usersService = {
    * failure is the generic 401; success ends the user's tokens.
    */
   async changePassword(store: Store, id: string, input: unknown): Promise<void> {
-    validateSchema(passwordChangeSchema, input);
-    const body = input as { original_password: string; password: string };
+    const body = validated(passwordChangeSchema, input);
     const user = await usersStore.byId(store.db, id);
     if (!user?.enabled || !(await verifyPassword(body.original_password, user.password_hash))) {
       throw unauthorized();

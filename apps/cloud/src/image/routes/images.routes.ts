@@ -1,6 +1,7 @@
 import { Router } from 'express';
-import type { CloudDeps } from '../../app.js';
+import type { CloudDeps } from '../../deps.js';
 import { authOf } from '../../platform/http/context.js';
+import { parseImageListQuery } from '../schemas/images.schemas.js';
 import { getImage, listImages } from '../service/images.service.js';
 import { imageListView, imageView } from '../views/image.view.js';
 
@@ -13,7 +14,7 @@ export function imagesRoutes(deps: CloudDeps): Router {
   };
 
   router.get('/images', async (req, res) => {
-    const page = await listImages(deps.store.db, callerOf(req.ctx), req.query);
+    const page = await listImages(deps.store.db, callerOf(req.ctx), parseImageListQuery(req.query));
     res.json(imageListView(page.images, req.query, page.nextMarker));
   });
 

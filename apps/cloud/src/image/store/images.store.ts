@@ -13,7 +13,7 @@ export interface ImageFilters {
   containerFormat?: string;
 }
 
-/** SQL for the images table (seeded by compute; Glance only reads it). */
+/** SQL for the images table (seeded at start; Glance only reads it). */
 export const imagesStore = {
   list(db: Db, f: ImageFilters): Promise<ImageRow[]> {
     let q = db.selectFrom('images').selectAll();
@@ -27,4 +27,13 @@ export const imagesStore = {
   },
 
   byId: (db: Db, id: string) => db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  async byIds(db: Db, ids: readonly string[]): Promise<ImageRow[]> {
+    const out: ImageRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      out.push(...(await db.selectFrom('images').selectAll().where('id', 'in', chunk).execute()));
+    }
+    return out;
+  },
 };

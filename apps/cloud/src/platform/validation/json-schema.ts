@@ -73,6 +73,20 @@ export interface SchemaError {
   raised?: string;
 }
 
+/**
+ * A request schema: the JSON schema an API checks a request with, and the type of every value it
+ * accepts. Each service's validator (Nova's, Cinder's or Keystone's wording of the first error)
+ * returns a valid value as that type, so code after validation reads typed fields, never casts.
+ */
+export interface RequestSchema<T> {
+  readonly json: JsonSchema;
+  /** Never set: carries `T`. */
+  readonly valid?: T;
+}
+
+/** Declares the type a schema's valid values have (keep the two side by side in a schemas file). */
+export const requestSchema = <T>(json: JsonSchema): RequestSchema<T> => ({ json });
+
 export const isJsonObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -5,9 +5,14 @@ import { literalEval } from '../service/py-literal.js';
 import type { TypeFilters, TypesService } from '../service/types.service.js';
 import { typeListView, typeView } from '../views/type.view.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
-import { parseBody } from './json-schema.js';
+import { parseBody } from '../schemas/validation.js';
 import { apiRoot, callerFor, param, queryOf, sendEmpty, versionFor } from './route-helpers.js';
-import { createExtraSpecsBody, createTypeBody, updateExtraSpecBody, updateTypeBody } from './schemas.js';
+import {
+  createExtraSpecsBody,
+  createTypeBody,
+  updateExtraSpecBody,
+  updateTypeBody,
+} from '../schemas/types.schemas.js';
 
 /** Drops null-valued specs: our store keeps spec values as text. */
 const nonNullSpecs = (specs: Record<string, string | null> | null | undefined): Record<string, string> =>

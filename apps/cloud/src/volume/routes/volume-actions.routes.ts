@@ -1,12 +1,19 @@
 import { Router } from 'express';
 import { badRequest } from '../../platform/http/errors.js';
+import type { AttachmentsService } from '../service/attachments.service.js';
 import type { VolumesService } from '../service/volumes.service.js';
 import type { ActionHandler } from './action-types.js';
 import { attachActionHandlers } from './attach-actions.js';
 import { boolFromString } from '../../platform/validation/parameter-types.js';
-import { parseBody } from './json-schema.js';
+import { parseBody } from '../schemas/validation.js';
 import { callerFor, param, sendEmpty, versionFor } from './route-helpers.js';
-import { extendBody, readonlyBody, resetStatusBody, retypeBody, setBootableBody } from './schemas.js';
+import {
+  extendBody,
+  readonlyBody,
+  resetStatusBody,
+  retypeBody,
+  setBootableBody,
+} from '../schemas/volume-actions.schemas.js';
 
 /** The volume actions this file implements; the legacy attach actions come from attach-actions.ts. */
 export function volumeActionHandlers(volumes: VolumesService): Record<string, ActionHandler> {
@@ -52,9 +59,10 @@ export function volumeActionHandlers(volumes: VolumesService): Record<string, Ac
  * POST /volumes/{id}/action: Cinder dispatches on the body's single key (wsgi action_peek);
  * any other body shape is "Malformed request body", an unknown key "There is no such action".
  */
-export function volumeActionRoutes(volumes: VolumesService): Router {
+export function volumeActionRoutes(volumes: VolumesService, attachments: AttachmentsService): Router {
   const router = Router({ mergeParams: true });
   const own = volumeActionHandlers(volumes);
+  const attach = attachActionHandlers(attachments);
   router.post('/volumes/:volumeId/action', async (req, res) => {
     const body = req.ctx.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length !== 1) {
@@ -63,8 +71,8 @@ export function volumeActionRoutes(volumes: VolumesService): Router {
     const [name, args] = Object.entries(body)[0] as [string, unknown];
     const handler = Object.hasOwn(own, name)
       ? own[name]
-      : Object.hasOwn(attachActionHandlers, name)
-        ? attachActionHandlers[name]
+      : Object.hasOwn(attach, name)
+        ? attach[name]
         : undefined;
     if (!handler) throw badRequest(`There is no such action: ${name}`);
     await handler(req, res, param(req, 'volumeId'), args);

@@ -3,9 +3,9 @@ import { nextLink, parseListParams } from '../service/paging.js';
 import type { VolumesService } from '../service/volumes.service.js';
 import { volumeDetail, volumeListView } from '../views/volume.view.js';
 import { pyStr } from '../../platform/validation/py-repr.js';
-import { parseBody } from './json-schema.js';
+import { parseBody } from '../schemas/validation.js';
 import { apiRoot, callerFor, param, queryOf, sendEmpty, versionFor, viewContext } from './route-helpers.js';
-import { volumeCreateBody, volumeUpdateBody } from './schemas.js';
+import { volumeCreateBody, volumeUpdateBody } from '../schemas/volumes.schemas.js';
 import { badRequest } from '../../platform/http/errors.js';
 
 /** validate_name_and_description: names and descriptions are stored stripped. */

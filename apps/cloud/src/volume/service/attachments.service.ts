@@ -17,9 +17,10 @@ import { type DerivedStatus, STATUS_NOT_REWRITTEN, statusFromAttachments } from 
 
 /**
  * Cinder's attachment rules (`volume/api.py` attachment_*, `_attachment_reserve`, the legacy
- * reserve/attach/detach calls, and the manager's `attachment_update`). Every function that
- * changes something takes the store and an open transaction, so Nova's emulation can call them
- * inside its own transaction; the HTTP routes open one per request.
+ * reserve/attach/detach calls, and the manager's `attachment_update`). The functions that change
+ * something take the store and an open transaction: `createAttachmentsService` opens one per
+ * request for the volume API's routes, and other services reach the same functions through the
+ * volume API (`volume/api.ts`) inside their own transaction.
  *
  * The emulation keeps one invariant real Cinder only mostly keeps: after every attachment change
  * the volume's status and attach_status are recomputed from its attachments (reference 2.2).
@@ -37,6 +38,7 @@ export type AttachMode = 'rw' | 'ro';
 /** os-brick's connector dict: initiator, ip, platform, host, os_type, multipath, mountpoint, mode, ... */
 export type Connector = Record<string, unknown>;
 
+/** One attachment to reserve. */
 export interface ReserveRequest {
   volumeId: string;
   instanceUuid?: string | null;
@@ -44,6 +46,13 @@ export interface ReserveRequest {
   connector?: Connector | null;
   /** Cinder 3.54 `mode`. */
   mode?: AttachMode | null;
+}
+
+/** One attachment to connect with a host's connector. */
+export interface ConnectRequest {
+  caller: Caller;
+  attachmentId: string;
+  connector: Connector;
 }
 
 // --- Messages, quoted from Cinder ----------------------------------------------------------------
@@ -54,8 +63,8 @@ const attachmentNotFound = (id: string) =>
 const invalidVolume = (reason: string) => badRequest(`Invalid volume: ${reason}`);
 
 /** `_attachment_reserve`'s allowed statuses, with `reserved` added for multiattach (bug 1747985 fixed). */
-export const RESERVE_FROM_PLAIN = ['available', 'downloading'] as const;
-export const RESERVE_FROM_MULTIATTACH = ['available', 'in-use', 'downloading', 'reserved'] as const;
+const RESERVE_FROM_PLAIN = ['available', 'downloading'] as const;
+const RESERVE_FROM_MULTIATTACH = ['available', 'in-use', 'downloading', 'reserved'] as const;
 /** The legacy `reserve_volume`'s sets are narrower (no downloading). */
 const LEGACY_RESERVE_FROM_PLAIN = ['available'] as const;
 const LEGACY_RESERVE_FROM_MULTIATTACH = ['available', 'in-use'] as const;
@@ -64,29 +73,10 @@ const MIGRATION_IDLE = new Set([null, 'deleting', 'error', 'success']);
 
 // --- Nova's view of an attachment (OSSA-2023-003) ------------------------------------------------
 
-/** Does Nova's `GET /servers/{instance}/os-volume_attachments/{volume}` report this attachment id? */
-export type NovaAttachmentProbe = (instanceUuid: string, attachmentId: string) => Promise<boolean>;
-
-/** The hook as it may sit on the cloud's deps. */
-export interface AttachmentHooks {
-  isNovaUsingAttachment?: NovaAttachmentProbe;
-}
-
-export const noNovaAttachments: NovaAttachmentProbe = async () => false;
-
-// Keyed by the store because the deps object is copied on its way into each service, while the
-// store is the one object every part of a cloud shares; tests and the compute service plug in here.
-const probes = new WeakMap<Store, NovaAttachmentProbe>();
-
-/** Installs (or, with null, removes) the Nova probe of the cloud that owns `store`. */
-export function setNovaAttachmentProbe(store: Store, probe: NovaAttachmentProbe | null): void {
-  if (probe) probes.set(store, probe);
-  else probes.delete(store);
-}
-
-/** The probe to use: the deps-level hook if present, else the one set for the store, else "never". */
-export function novaAttachmentProbe(deps: { store: Store } & AttachmentHooks): NovaAttachmentProbe {
-  return deps.isNovaUsingAttachment ?? probes.get(deps.store) ?? noNovaAttachments;
+/** What Cinder asks of Nova (`cinder/compute/nova.py`), given to the volume service when it is built. */
+export interface NovaClient {
+  /** Does Nova's `GET /servers/{instance}/os-volume_attachments/{volume}` report this attachment id? */
+  isUsingAttachment(instanceUuid: string, attachmentId: string): Promise<boolean>;
 }
 
 /**
@@ -94,14 +84,14 @@ export function novaAttachmentProbe(deps: { store: Store } & AttachmentHooks): N
  * connection that Nova still reports must be detached through Nova. Call it outside the
  * transaction (Cinder asks Nova over HTTP before touching its database).
  */
-export async function assertDeletionAllowed(
+async function assertDeletionAllowed(
   caller: Caller,
   attachment: AttachmentRow,
-  probe: NovaAttachmentProbe,
+  nova: NovaClient,
 ): Promise<void> {
   if (caller.isService) return;
   if (!attachment.instance_uuid || !attachment.connection_info) return;
-  if (await probe(attachment.instance_uuid, attachment.id)) {
+  if (await nova.isUsingAttachment(attachment.instance_uuid, attachment.id)) {
     // The "<class>: " prefix comes from Cinder's fault wrapper for "safe" exceptions (captures 57, 58).
     throw conflict(
       `ConflictNovaUsingAttachment: Detach volume from instance ${attachment.instance_uuid} using the Compute API`,
@@ -135,7 +125,7 @@ export const ATTACHMENT_RULES = {
 const canSee = (caller: Caller, projectId: string) => caller.isAdmin || caller.projectId === projectId;
 
 /** A volume the caller may act on; another project's volume is "not found" for members. */
-export async function visibleVolume(
+async function visibleVolume(
   db: Db,
   caller: Caller,
   volumeId: string,
@@ -161,7 +151,7 @@ async function lockVisibleVolume(
 }
 
 /** An attachment the caller may see: one of their project's volumes', or any for an admin. */
-export async function getAttachment(
+async function getAttachment(
   db: Db,
   caller: Caller,
   attachmentId: string,
@@ -197,51 +187,91 @@ async function lockAttachment(
  * and in the statuses Cinder does not rewrite (uploading, backing-up, ...).
  */
 export async function recomputeVolumeStatus(tx: Db, volume: VolumeRow): Promise<DerivedStatus> {
-  const derived = statusFromAttachments(await attachmentsStore.statusesForVolume(tx, volume.id));
-  const holdStatus = STATUS_NOT_REWRITTEN.has(volume.status) || !MIGRATION_IDLE.has(volume.migration_status);
-  const status = holdStatus ? volume.status : derived.status;
-  if (status !== volume.status || derived.attachStatus !== volume.attach_status) {
-    await volumesStore.update(tx, volume.id, {
-      status,
-      attach_status: derived.attachStatus,
-      updated_at: nowIso(),
-    });
+  const { status, attachStatus } = settledStatus(
+    volume,
+    await attachmentsStore.statusesForVolume(tx, volume.id),
+  );
+  if (status !== volume.status || attachStatus !== volume.attach_status) {
+    await volumesStore.update(tx, volume.id, { status, attach_status: attachStatus, updated_at: nowIso() });
   }
-  return { status, attachStatus: derived.attachStatus };
+  return { status, attachStatus };
+}
+
+/** The status and attach_status `recomputeVolumeStatus` gives a volume with these attachments. */
+function settledStatus(
+  volume: VolumeRow,
+  attachments: readonly (string | Pick<AttachmentRow, 'attach_status'>)[],
+): DerivedStatus {
+  const derived = statusFromAttachments(
+    attachments.map((a) => (typeof a === 'string' ? a : a.attach_status)),
+  );
+  const holdStatus = STATUS_NOT_REWRITTEN.has(volume.status) || !MIGRATION_IDLE.has(volume.migration_status);
+  return { status: holdStatus ? volume.status : derived.status, attachStatus: derived.attachStatus };
 }
 
 // --- Attachments API (3.27+) ---------------------------------------------------------------------
 
 /**
- * `POST /attachments`: reserves an attachment (Cinder's `attachment_create`), connecting it at
- * once when a connector is given. The reserve rules are reference 2.4 with bug 1747985 fixed.
- */
-/**
- * `reserveAttachment` (no connector) of one volume for many new instances (one multi-create),
- * in one go: the volume is locked, checked and its status settled once. Equivalent to reserving
- * one after another: a status that passes the check is still one that passes after a reserve.
+ * Cinder's `attachment_create` for each request, in order, as if one after another: reserves an
+ * attachment (connecting it at once when a connector is given). The reserve rules are reference
+ * 2.4 with bug 1747985 fixed. One request is a batch of one; many (the servers of a multi-create,
+ * a server's volumes moving hosts) lock each volume once, in id order, and settle its status once.
+ * Returns the attachments in the requests' order.
  */
 export async function reserveAttachments(
   store: Store,
   tx: Tx,
   caller: Caller,
-  request: { volumeId: string; instanceUuids: readonly string[]; mode?: AttachMode | null },
+  requests: readonly ReserveRequest[],
 ): Promise<AttachmentRow[]> {
-  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId, ATTACHMENT_RULES.create);
-  assertReservable(volume);
-  const allowed: readonly string[] = volume.multiattach ? RESERVE_FROM_MULTIATTACH : RESERVE_FROM_PLAIN;
-  // A plain volume's second reserve meets the first one's `reserved`.
-  const refused = !allowed.includes(volume.status)
-    ? volume.status
-    : !volume.multiattach && request.instanceUuids.length > 1
-      ? 'reserved'
-      : null;
-  if (refused) {
-    throw invalidVolume(
-      `Volume ${volume.id} status must be ${allowed.join(' or ')} to reserve, but the current status is ${refused}.`,
-    );
+  const byVolume = new Map<string, ReserveRequest[]>();
+  for (const r of requests) byVolume.set(r.volumeId, [...(byVolume.get(r.volumeId) ?? []), r]);
+  const made = new Map<ReserveRequest, AttachmentRow>();
+  for (const volumeId of [...byVolume.keys()].sort()) {
+    const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.create);
+    assertReservable(volume);
+    const own = byVolume.get(volumeId) ?? [];
+    const rows = await reserveOnVolume(tx, volume, own);
+    for (const [i, r] of own.entries()) made.set(r, rows[i] as AttachmentRow);
   }
-  const rows = request.instanceUuids.map((uuid) => reservedRow(volume, uuid, request.mode));
+  return requests.map((r) => made.get(r) as AttachmentRow);
+}
+
+/** The reserves of one locked volume: each request meets the status the previous one left. */
+async function reserveOnVolume(
+  tx: Tx,
+  volume: VolumeRow,
+  requests: readonly ReserveRequest[],
+): Promise<AttachmentRow[]> {
+  const allowed: readonly string[] = volume.multiattach ? RESERVE_FROM_MULTIATTACH : RESERVE_FROM_PLAIN;
+  const rows: AttachmentRow[] = [];
+  // The volume's attachments before this batch, read once and only when a rule needs them.
+  let before: AttachmentRow[] | undefined;
+  const attachmentsNow = async () => {
+    before ??= await attachmentsStore.forVolume(tx, volume.id);
+    return [...before, ...rows];
+  };
+  let status = volume.status;
+  for (const [i, request] of requests.entries()) {
+    const instanceUuid = request.instanceUuid ?? null;
+    if (!allowed.includes(status)) {
+      // LP 1694530: the same server may hold a second attachment (live migration to another host).
+      const sameInstance =
+        instanceUuid !== null &&
+        (status === 'in-use' || status === 'reserved') &&
+        (await attachmentsNow()).some((a) => a.instance_uuid === instanceUuid);
+      if (!sameInstance) {
+        throw invalidVolume(
+          `Volume ${volume.id} status must be ${allowed.join(' or ')} to reserve, but the current status is ${status}.`,
+        );
+      }
+    }
+    const reserved = reservedRow(volume, instanceUuid, request.mode);
+    rows.push(
+      request.connector ? { ...reserved, ...connectChanges(volume, reserved, request.connector) } : reserved,
+    );
+    if (i < requests.length - 1) status = settledStatus(volume, await attachmentsNow()).status;
+  }
   await attachmentsStore.insertMany(tx, rows);
   await recomputeVolumeStatus(tx, volume);
   return rows;
@@ -279,56 +309,6 @@ function reservedRow(
   };
 }
 
-export async function reserveAttachment(
-  store: Store,
-  tx: Tx,
-  caller: Caller,
-  request: ReserveRequest,
-): Promise<AttachmentRow> {
-  const volume = await lockVisibleVolume(store, tx, caller, request.volumeId, ATTACHMENT_RULES.create);
-  assertReservable(volume);
-  const instanceUuid = request.instanceUuid ?? null;
-  const allowed: readonly string[] = volume.multiattach ? RESERVE_FROM_MULTIATTACH : RESERVE_FROM_PLAIN;
-  if (!allowed.includes(volume.status)) {
-    // LP 1694530: the same server may hold a second attachment (live migration to another host).
-    const sameInstance =
-      instanceUuid !== null &&
-      (volume.status === 'in-use' || volume.status === 'reserved') &&
-      (await attachmentsStore.forVolume(tx, volume.id)).some((a) => a.instance_uuid === instanceUuid);
-    if (!sameInstance) {
-      throw invalidVolume(
-        `Volume ${volume.id} status must be ${allowed.join(' or ')} to reserve, but the current status is ${volume.status}.`,
-      );
-    }
-  }
-  const row = reservedRow(volume, instanceUuid, request.mode);
-  await attachmentsStore.insert(tx, row);
-  const result = request.connector ? await connect(tx, volume, row, request.connector) : row;
-  await recomputeVolumeStatus(tx, volume);
-  return result;
-}
-
-/** `PUT /attachments/{id}`: connects a reserved attachment (Cinder's `attachment_update`). */
-export async function updateAttachment(
-  store: Store,
-  tx: Tx,
-  caller: Caller,
-  attachmentId: string,
-  connector: Connector,
-): Promise<AttachmentRow> {
-  const { volume, attachment } = await lockAttachment(
-    store,
-    tx,
-    caller,
-    attachmentId,
-    ATTACHMENT_RULES.update,
-  );
-  await assertConnectable(tx, volume);
-  const updated = await connect(tx, volume, attachment, connector);
-  await recomputeVolumeStatus(tx, volume);
-  return updated;
-}
-
 /** `attachment_update`'s refusals: a volume in error, or a second connection to a plain volume. */
 async function assertConnectable(tx: Tx, volume: VolumeRow): Promise<void> {
   if (volume.status.includes('error')) {
@@ -346,64 +326,31 @@ async function assertConnectable(tx: Tx, volume: VolumeRow): Promise<void> {
 }
 
 /**
- * Nova's host connecting an attachment and completing it straight after, in one transaction
- * (`attachment_update`, then `attachment_complete`): the same checks, but the attachment and its
- * volume are read and the volume's status settled once, not twice.
+ * Cinder's `attachment_update` for each request: connects a reserved attachment with a host's
+ * connector; with `complete`, also `attachment_complete` straight after (Nova's host connecting
+ * a volume), in the same transaction. One request is a batch of one; many (the hosts of one
+ * multi-create) lock each volume once, in id order, and settle its status once, after all of
+ * them. Returns the connected attachments by id.
  */
-export async function updateAndCompleteAttachment(
+export async function connectAttachments(
   store: Store,
   tx: Tx,
-  caller: Caller,
-  attachmentId: string,
-  connector: Connector,
-): Promise<AttachmentRow> {
-  const { volume, attachment } = await lockAttachment(
-    store,
-    tx,
-    caller,
-    attachmentId,
-    ATTACHMENT_RULES.update,
-  );
-  assertProjectWriter(caller, ATTACHMENT_RULES.complete);
-  await assertConnectable(tx, volume);
-  const connected = await connect(tx, volume, attachment, connector);
-  const completed = { attach_status: 'attached', updated_at: nowIso() };
-  await attachmentsStore.update(tx, attachment.id, completed);
-  await recomputeVolumeStatus(tx, volume);
-  return { ...connected, ...completed };
-}
-
-/** One attachment of a batch for `updateAndCompleteAttachments`. */
-export interface AttachmentConnect {
-  caller: Caller;
-  attachmentId: string;
-  connector: Connector;
-}
-
-/**
- * `updateAndCompleteAttachment` for many attachments in one transaction (the hosts of one
- * multi-create connecting their servers' volumes): the same checks per attachment, but each
- * volume is locked once (in id order) and its status settled once, after all of them.
- * Returns the connected attachments by id.
- */
-export async function updateAndCompleteAttachments(
-  store: Store,
-  tx: Tx,
-  items: readonly AttachmentConnect[],
+  requests: readonly ConnectRequest[],
+  options: { complete: boolean },
 ): Promise<Map<string, AttachmentRow>> {
   const found = new Map(
     (
       await attachmentsStore.byIdsWithProject(
         tx,
-        items.map((i) => i.attachmentId),
+        requests.map((r) => r.attachmentId),
       )
     ).map((a) => [a.id, a]),
   );
-  for (const item of items) {
-    const a = found.get(item.attachmentId);
-    if (!a || !canSee(item.caller, a.project_id)) throw attachmentNotFound(item.attachmentId);
-    assertProjectWriter(item.caller, ATTACHMENT_RULES.update);
-    assertProjectWriter(item.caller, ATTACHMENT_RULES.complete);
+  for (const r of requests) {
+    const a = found.get(r.attachmentId);
+    if (!a || !canSee(r.caller, a.project_id)) throw attachmentNotFound(r.attachmentId);
+    assertProjectWriter(r.caller, ATTACHMENT_RULES.update);
+    if (options.complete) assertProjectWriter(r.caller, ATTACHMENT_RULES.complete);
   }
   const volumes = new Map<string, VolumeRow>();
   for (const id of [...new Set([...found.values()].map((a) => a.volume_id))].sort()) {
@@ -415,18 +362,22 @@ export async function updateAndCompleteAttachments(
     (
       await attachmentsStore.byIdsWithProject(
         tx,
-        items.map((i) => i.attachmentId),
+        requests.map((r) => r.attachmentId),
       )
     ).map(({ project_id: _project, ...a }) => [a.id, a as AttachmentRow]),
   );
   for (const volume of volumes.values()) await assertConnectable(tx, volume);
   const out = new Map<string, AttachmentRow>();
-  for (const item of items) {
-    const attachment = current.get(item.attachmentId);
+  for (const r of requests) {
+    const attachment = current.get(r.attachmentId);
     const volume = attachment ? volumes.get(attachment.volume_id) : undefined;
-    if (!attachment || !volume) throw attachmentNotFound(item.attachmentId);
-    const changes = { ...connectChanges(volume, attachment, item.connector), attach_status: 'attached' };
-    out.set(attachment.id, { ...attachment, ...changes });
+    if (!attachment || !volume) throw attachmentNotFound(r.attachmentId);
+    const changes = connectChanges(volume, attachment, r.connector);
+    out.set(attachment.id, {
+      ...attachment,
+      ...changes,
+      ...(options.complete ? { attach_status: 'attached' } : {}),
+    });
   }
   await attachmentsStore.updateEach(tx, [...out.values()], CONNECTED_COLUMNS);
   for (const volume of volumes.values()) await recomputeVolumeStatus(tx, volume);
@@ -453,52 +404,39 @@ export async function completeAttachment(
 }
 
 /**
- * `DELETE /attachments/{id}`: removes the attachment and returns the volume's remaining ones.
- * For a user request, call `assertDeletionAllowed` first.
+ * Cinder's `attachment_delete` for each id: the attachments go and each volume's status is
+ * settled once. With `ignoreMissing`, an id already gone is passed over (Nova logs a 404 and
+ * carries on); otherwise it is Cinder's 404. Returns the volumes the attachments belonged to.
  */
-export async function deleteAttachment(
+export async function deleteAttachments(
   store: Store,
   tx: Tx,
   caller: Caller,
-  attachmentId: string,
-): Promise<AttachmentRow[]> {
-  const volumeId = await removeAttachment(store, tx, caller, attachmentId);
-  return attachmentsStore.forVolume(tx, volumeId);
-}
-
-/**
- * `deleteAttachment` for callers that do not need the remaining attachments (Nova's detach and
- * cleanup): reading them costs a row per server sharing the volume. Returns the volume's id.
- */
-export async function removeAttachment(
-  store: Store,
-  tx: Tx,
-  caller: Caller,
-  attachmentId: string,
-): Promise<string> {
-  const { volume, attachment } = await lockAttachment(
-    store,
-    tx,
-    caller,
-    attachmentId,
-    ATTACHMENT_RULES.delete,
-  );
-  await attachmentsStore.delete(tx, attachment.id);
-  await recomputeVolumeStatus(tx, volume);
-  return volume.id;
-}
-
-/** Marks an attachment failed (error_attaching / error_detaching): the status rule then ignores it. */
-export async function failAttachment(
-  store: Store,
-  tx: Tx,
-  caller: Caller,
-  attachmentId: string,
-  status: 'error_attaching' | 'error_detaching',
-): Promise<void> {
-  const { volume, attachment } = await lockAttachment(store, tx, caller, attachmentId);
-  await attachmentsStore.update(tx, attachment.id, { attach_status: status, updated_at: nowIso() });
-  await recomputeVolumeStatus(tx, volume);
+  attachmentIds: readonly string[],
+  options: { ignoreMissing: boolean } = { ignoreMissing: false },
+): Promise<string[]> {
+  const found = new Map((await attachmentsStore.byIdsWithProject(tx, attachmentIds)).map((a) => [a.id, a]));
+  for (const id of attachmentIds) {
+    const a = found.get(id);
+    if (!a || !canSee(caller, a.project_id)) {
+      if (options.ignoreMissing && !a) continue;
+      throw attachmentNotFound(id);
+    }
+    assertProjectWriter(caller, ATTACHMENT_RULES.delete);
+  }
+  const volumeIds = [...new Set([...found.values()].map((a) => a.volume_id))].sort();
+  const volumes: VolumeRow[] = [];
+  for (const id of volumeIds) {
+    const volume = await volumesStore.lockById(store, tx, id);
+    if (volume) volumes.push(volume);
+  }
+  // Read again under the volume locks: one deleted meanwhile is as missing as one never there.
+  const current = new Set((await attachmentsStore.byIdsWithProject(tx, [...found.keys()])).map((a) => a.id));
+  const gone = [...found.keys()].find((id) => !current.has(id));
+  if (gone !== undefined && !options.ignoreMissing) throw attachmentNotFound(gone);
+  await attachmentsStore.deleteMany(tx, [...current]);
+  for (const volume of volumes) await recomputeVolumeStatus(tx, volume);
+  return volumeIds;
 }
 
 export interface ListRequest {
@@ -527,11 +465,7 @@ const SORT_COLUMNS: Record<string, AttachmentSortColumn> = Object.assign(Object.
 });
 
 /** `GET /attachments[/detail]`: one page, one query. */
-export async function listAttachments(
-  db: Db,
-  caller: Caller,
-  request: ListRequest,
-): Promise<AttachmentRow[]> {
+async function listAttachments(db: Db, caller: Caller, request: ListRequest): Promise<AttachmentRow[]> {
   const projectId = caller.isAdmin && request.allTenants ? null : caller.projectId;
   const { keys, dirs } = processSortParams(request.sortKeys, request.sortDirs);
   const sort = keys.map((key, i) => {
@@ -565,7 +499,7 @@ export async function listAttachments(
  * The emulated driver's connection info, in the shape the recorded cloud's fake iSCSI driver
  * returned (captures 40, 178): flat, no target details.
  */
-export function connectionInfo(
+function connectionInfo(
   volume: Pick<VolumeRow, 'encrypted'>,
   accessMode: AttachMode,
   attachmentId?: string,
@@ -593,12 +527,6 @@ function effectiveMode(stored: string, connector: Connector): AttachMode {
  */
 function accessModeFor(volume: VolumeRow, mode: AttachMode): AttachMode {
   return volume.readonly_flag === 'True' || mode === 'ro' ? 'ro' : 'rw';
-}
-
-async function connect(tx: Db, volume: VolumeRow, attachment: AttachmentRow, connector: Connector) {
-  const changes = connectChanges(volume, attachment, connector);
-  await attachmentsStore.update(tx, attachment.id, changes);
-  return { ...attachment, ...changes };
 }
 
 /** The columns `connectChanges` writes. */
@@ -634,7 +562,7 @@ function connectChanges(volume: VolumeRow, attachment: AttachmentRow, connector:
 // --- Legacy volume actions (before the attachments API) ------------------------------------------
 
 /** `os-reserve`: the volume goes `attaching` (Cinder's `reserve_volume`). */
-export async function reserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
+async function reserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
   const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.reserve);
   const allowed: readonly string[] = volume.multiattach
     ? LEGACY_RESERVE_FROM_MULTIATTACH
@@ -648,7 +576,7 @@ export async function reserveVolume(store: Store, tx: Tx, caller: Caller, volume
 }
 
 /** `os-unreserve`: an `attaching` volume goes back to what its attachments say; otherwise nothing. */
-export async function unreserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
+async function unreserveVolume(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
   const volume = await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.unreserve);
   if (volume.status === 'attaching') await recomputeVolumeStatus(tx, volume);
 }
@@ -680,7 +608,7 @@ export interface LegacyAttachRequest {
 }
 
 /** `os-attach`: records a finished attachment (Cinder's `attach` and the manager's `attach_volume`). */
-export async function attachVolume(
+async function attachVolume(
   store: Store,
   tx: Tx,
   caller: Caller,
@@ -734,7 +662,7 @@ export async function attachVolume(
  * Which attachment `os-detach` would remove: the given one, or the only one. Null when there is
  * nothing to remove. Throws Cinder's 400 for several attachments and no attachment_id.
  */
-export async function attachmentToDetach(
+async function attachmentToDetach(
   db: Db,
   volume: VolumeRow,
   attachmentId: string | null,
@@ -748,7 +676,7 @@ export async function attachmentToDetach(
 }
 
 /** `os-detach`: removes one attachment and recomputes the volume (the manager's `detach_volume`). */
-export async function detachVolume(
+async function detachVolume(
   store: Store,
   tx: Tx,
   caller: Caller,
@@ -765,7 +693,7 @@ export async function detachVolume(
 }
 
 /** `os-initialize_connection`: the driver's connection info for a connector (legacy flow). */
-export async function initializeConnection(
+async function initializeConnection(
   db: Db,
   caller: Caller,
   volumeId: string,
@@ -778,12 +706,79 @@ export async function initializeConnection(
 }
 
 /** `os-terminate_connection`: the driver forgets the connector, then the volume is unreserved. */
-export async function terminateConnection(
-  store: Store,
-  tx: Tx,
-  caller: Caller,
-  volumeId: string,
-): Promise<void> {
+async function terminateConnection(store: Store, tx: Tx, caller: Caller, volumeId: string): Promise<void> {
   await lockVisibleVolume(store, tx, caller, volumeId, ATTACHMENT_RULES.terminateConnection);
   await unreserveVolume(store, tx, caller, volumeId);
 }
+
+// --- The volume API's attachment calls -----------------------------------------------------------
+
+/**
+ * The attachment calls of the volume API, each in a transaction of its own. A user's delete or
+ * detach asks Nova first, outside the transaction, as Cinder asks Nova over HTTP before it
+ * touches its database.
+ */
+export function createAttachmentsService(deps: { store: Store; nova: NovaClient }) {
+  const { store, nova } = deps;
+  const db = store.db;
+  const inTx = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => store.transaction(fn);
+
+  return {
+    list: (caller: Caller, request: ListRequest) => listAttachments(db, caller, request),
+
+    get: (caller: Caller, attachmentId: string) => getAttachment(db, caller, attachmentId),
+
+    /** `POST /attachments`. */
+    async create(caller: Caller, request: ReserveRequest): Promise<AttachmentRow> {
+      const [row] = await inTx((tx) => reserveAttachments(store, tx, caller, [request]));
+      return row as AttachmentRow;
+    },
+
+    /** `PUT /attachments/{id}`: connected, not completed. */
+    async update(caller: Caller, attachmentId: string, connector: Connector): Promise<AttachmentRow> {
+      const rows = await inTx((tx) =>
+        connectAttachments(store, tx, [{ caller, attachmentId, connector }], { complete: false }),
+      );
+      return rows.get(attachmentId) as AttachmentRow;
+    },
+
+    complete: (caller: Caller, attachmentId: string) =>
+      inTx((tx) => completeAttachment(store, tx, caller, attachmentId)),
+
+    /** `DELETE /attachments/{id}`: the volume's remaining attachments. */
+    async delete(caller: Caller, attachmentId: string): Promise<AttachmentRow[]> {
+      const attachment = await getAttachment(db, caller, attachmentId, ATTACHMENT_RULES.delete);
+      await assertDeletionAllowed(caller, attachment, nova);
+      return inTx(async (tx) => {
+        await deleteAttachments(store, tx, caller, [attachmentId]);
+        return attachmentsStore.forVolume(tx, attachment.volume_id);
+      });
+    },
+
+    // The legacy actions of `POST /volumes/{id}/action`.
+    reserveVolume: (caller: Caller, volumeId: string) =>
+      inTx((tx) => reserveVolume(store, tx, caller, volumeId)),
+    unreserveVolume: (caller: Caller, volumeId: string) =>
+      inTx((tx) => unreserveVolume(store, tx, caller, volumeId)),
+    beginDetaching: (caller: Caller, volumeId: string) =>
+      inTx((tx) => beginDetaching(store, tx, caller, volumeId)),
+    rollDetaching: (caller: Caller, volumeId: string) =>
+      inTx((tx) => rollDetaching(store, tx, caller, volumeId)),
+    attachVolume: (caller: Caller, request: LegacyAttachRequest) =>
+      inTx((tx) => attachVolume(store, tx, caller, request)),
+
+    /** `os-detach`: a user may not detach what Nova still uses (OSSA-2023-003, capture 58). */
+    async detachVolume(caller: Caller, volumeId: string, attachmentId: string | null): Promise<void> {
+      const volume = await visibleVolume(db, caller, volumeId, ATTACHMENT_RULES.detach);
+      const target = await attachmentToDetach(db, volume, attachmentId);
+      if (target) await assertDeletionAllowed(caller, target, nova);
+      await inTx((tx) => detachVolume(store, tx, caller, volumeId, attachmentId));
+    },
+
+    initializeConnection: (caller: Caller, volumeId: string) => initializeConnection(db, caller, volumeId),
+    terminateConnection: (caller: Caller, volumeId: string) =>
+      inTx((tx) => terminateConnection(store, tx, caller, volumeId)),
+  };
+}
+
+export type AttachmentsService = ReturnType<typeof createAttachmentsService>;

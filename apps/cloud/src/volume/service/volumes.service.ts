@@ -1,5 +1,5 @@
-import type { Store } from '../../platform/db/store.js';
-import { findVisibleImage, type ImageRow, listImagesNamed } from '../../image/index.js';
+import type { Image, ImageApi } from '../../image/index.js';
+import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, conflict, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { assertProjectWriter } from '../../platform/http/policy.js';
@@ -31,15 +31,15 @@ const SOURCE_VOLUME_STATUSES = ['available', 'in-use'];
 const GIB = 1024 ** 3;
 
 /** check_image_metadata: an active image whose data and min_disk fit in the new volume. */
-function checkImageFits(image: ImageRow, sizeGb: number): void {
+function checkImageFits(image: Image, sizeGb: number): void {
   if (image.status !== 'active') throw invalidInput(`Image ${image.id} is not active.`);
   const imageGb = Math.ceil((image.size ?? 0) / GIB);
   if (imageGb > sizeGb) {
     throw invalidInput(`Size of specified image ${imageGb}GB is larger than volume size ${sizeGb}GB.`);
   }
-  if (sizeGb < image.min_disk) {
+  if (sizeGb < image.minDisk) {
     throw invalidInput(
-      `Volume size ${sizeGb}GB cannot be smaller than the image minDisk size ${image.min_disk}GB.`,
+      `Volume size ${sizeGb}GB cannot be smaller than the image minDisk size ${image.minDisk}GB.`,
     );
   }
 }
@@ -205,9 +205,11 @@ export function createVolumesService(deps: {
   store: Store;
   backend: Backend;
   types: TypesService;
+  /** The image service, for the image a volume is created from. */
+  images: ImageApi;
   logger: Logger;
 }) {
-  const { store, backend, types } = deps;
+  const { store, backend, types, images } = deps;
   const db = store.db;
 
   /** volume_api.get: admins reach every project's volumes, members only their own (else 404). */
@@ -397,13 +399,13 @@ export function createVolumesService(deps: {
    * the caller can see, else the one image of that exact name; anything else is refused before a
    * volume exists (captures 410-412).
    */
-  async function imageFromRef(caller: Caller, ref: string): Promise<ImageRow> {
+  async function imageFromRef(caller: Caller, ref: string): Promise<Image> {
     const id = ref.split('/').pop() ?? '';
     if (isUuidLike(id)) {
-      const byId = await findVisibleImage(db, caller, id);
+      const byId = await images.findVisible(caller, id);
       if (byId) return byId;
     }
-    const named = await listImagesNamed(db, caller, ref);
+    const named = await images.listNamed(caller, ref);
     if (named.length > 1)
       throw conflict(`Multiple matches found for '${ref}', use an ID to be more specific.`);
     if (named[0]) return named[0];
@@ -534,24 +536,34 @@ export function createVolumesService(deps: {
       force = boolParam('force', params.force);
       if (cascade && force) throw badRequest('Cascade and force parameters are mutually exclusive.');
     }
-    const scheduled = await store.transaction(async (tx) => {
-      const v = await lockVisible(caller, tx, id, 'volume:delete');
-      if (force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
-      const attachments = await attachmentsStore.forVolume(tx, id);
-      if (v.host === null && attachments.length === 0) {
-        await volumesStore.delete(tx, id);
-        return false;
-      }
-      const ok =
-        v.attach_status !== 'attached' &&
-        NOT_MIGRATING.includes(v.migration_status) &&
-        attachments.length === 0 &&
-        (force || DELETABLE_STATUSES.includes(v.status));
-      if (!ok) throw invalidVolume(DELETE_REFUSED);
-      await volumesStore.update(tx, id, { status: 'deleting', updated_at: nowIso() });
-      return true;
-    });
-    if (scheduled) backend.scheduleDelete(id);
+    if (await store.transaction((tx) => removeWithin(tx, caller, id, { force }))) backend.scheduleDelete(id);
+  }
+
+  /**
+   * `remove`'s rules inside the caller's transaction; true when the backend must finish the
+   * delete (schedule it: its step locks the volume, so it waits for the transaction).
+   */
+  async function removeWithin(
+    tx: Tx,
+    caller: Caller,
+    id: string,
+    opts: { force: boolean },
+  ): Promise<boolean> {
+    const v = await lockVisible(caller, tx, id, 'volume:delete');
+    if (opts.force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
+    const attachments = await attachmentsStore.forVolume(tx, id);
+    if (v.host === null && attachments.length === 0) {
+      await volumesStore.delete(tx, id);
+      return false;
+    }
+    const ok =
+      v.attach_status !== 'attached' &&
+      NOT_MIGRATING.includes(v.migration_status) &&
+      attachments.length === 0 &&
+      (opts.force || DELETABLE_STATUSES.includes(v.status));
+    if (!ok) throw invalidVolume(DELETE_REFUSED);
+    await volumesStore.update(tx, id, { status: 'deleting', updated_at: nowIso() });
+    return true;
   }
 
   async function setBootable(caller: Caller, id: string, bootable: boolean): Promise<void> {
@@ -666,6 +678,7 @@ export function createVolumesService(deps: {
     create,
     update,
     remove,
+    removeWithin,
     setBootable,
     updateReadonlyFlag,
     retype,

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import { idChunks, packRows, unpackRows } from '../../platform/db/packed-rows.js';
 import type { Schema } from '../../platform/db/schema.js';
+import type { Engine } from '../../platform/db/store.js';
 
 type Db = Kysely<Schema>;
 export type AttachmentRow = Schema['volume_attachments'];
@@ -22,10 +24,62 @@ export interface AttachmentQuery {
   offset: number;
 }
 
+/** What a whole-cloud view shows of an attachment. */
+export type AttachmentState = Pick<
+  AttachmentRow,
+  'id' | 'attach_mode' | 'attach_status' | 'mountpoint' | 'created_at' | 'attached_at' | 'updated_at'
+>;
+const STATE_COLUMNS = [
+  'id',
+  'attach_mode',
+  'attach_status',
+  'mountpoint',
+  'created_at',
+  'attached_at',
+  'updated_at',
+];
+type StateTuple = [string, string, string, string | null, string, string | null, string | null];
+
 /** SQL for volume_attachments. Pass the transaction when inside one. */
 export const attachmentsStore = {
   byId: (db: Db, id: string) =>
     db.selectFrom('volume_attachments').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  async byIds(db: Db, ids: readonly string[]): Promise<AttachmentRow[]> {
+    const out: AttachmentRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      out.push(...(await db.selectFrom('volume_attachments').selectAll().where('id', 'in', chunk).execute()));
+    }
+    return out;
+  },
+
+  /**
+   * `AttachmentState` of these attachments (or of every one), a packed row per thousand ids
+   * (`platform/db/packed-rows.ts`).
+   */
+  async states(db: Db, engine: Engine, ids: readonly string[] | 'all'): Promise<AttachmentState[]> {
+    const out: AttachmentState[] = [];
+    for (const chunk of ids === 'all' ? [null] : idChunks(ids)) {
+      const row = await db
+        .selectFrom('volume_attachments')
+        .$if(chunk !== null, (qb) => qb.where('id', 'in', chunk!))
+        .select(packRows(engine, STATE_COLUMNS).as('rows'))
+        .executeTakeFirst();
+      for (const t of unpackRows<StateTuple>(row)) {
+        out.push({
+          id: t[0],
+          attach_mode: t[1],
+          attach_status: t[2],
+          mountpoint: t[3],
+          created_at: t[4],
+          attached_at: t[5],
+          updated_at: t[6],
+        });
+      }
+    }
+    return out;
+  },
 
   /** An attachment with its volume's project, for visibility checks. */
   byIdWithProject: (db: Db, id: string) =>
@@ -165,4 +219,13 @@ export const attachmentsStore = {
     db.updateTable('volume_attachments').set(changes).where('id', '=', id).execute(),
 
   delete: (db: Db, id: string) => db.deleteFrom('volume_attachments').where('id', '=', id).execute(),
+
+  deleteMany: async (db: Db, ids: readonly string[]) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      await db
+        .deleteFrom('volume_attachments')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+    }
+  },
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
+import { idChunks, packRows, unpackRows } from '../../platform/db/packed-rows.js';
 import type { Schema } from '../../platform/db/schema.js';
-import type { Store } from '../../platform/db/store.js';
+import type { Engine, Store } from '../../platform/db/store.js';
 
 type Db = Kysely<Schema>;
 export type VolumeRow = Schema['volumes'];
@@ -8,6 +9,19 @@ export type VolumeColumn = keyof VolumeRow;
 
 /** IN lists are chunked so a page of ids never exceeds the engines' parameter limits. */
 const CHUNK = 500;
+
+/** What a whole-cloud view shows of a volume: a few columns and its type's name. */
+export interface VolumeSummaryRow {
+  id: string;
+  name: string | null;
+  project_id: string;
+  status: string;
+  size: number;
+  multiattach: number;
+  volume_type: string | null;
+}
+const SUMMARY_COLUMNS = ['v.id', 'v.name', 'v.project_id', 'v.status', 'v.size', 'v.multiattach', 't.name'];
+type SummaryTuple = [string, string | null, string, string, number, number, string | null];
 
 /** SQL for the volumes table. Pass the transaction when inside one. */
 export const volumesStore = {
@@ -58,6 +72,31 @@ export const volumesStore = {
       q = value === null ? q.where(col, 'is', null) : q.where(col, '=', value);
     }
     return q.execute();
+  },
+
+  /** `VolumeSummaryRow` of these volumes (`ownerProjectId`: only that project's), packed per thousand. */
+  async summaries(
+    db: Db,
+    engine: Engine,
+    ids: readonly string[],
+    ownerProjectId: string | null,
+  ): Promise<VolumeSummaryRow[]> {
+    const out: VolumeSummaryRow[] = [];
+    for (const chunk of idChunks(ids)) {
+      const row = await db
+        .selectFrom('volumes as v')
+        .leftJoin('volume_types as t', 't.id', 'v.volume_type_id')
+        .where('v.id', 'in', chunk)
+        .$if(ownerProjectId !== null, (qb) => qb.where('v.project_id', '=', ownerProjectId!))
+        .select(packRows(engine, SUMMARY_COLUMNS).as('rows'))
+        .executeTakeFirst();
+      for (const [id, name, project_id, status, size, multiattach, volume_type] of unpackRows<SummaryTuple>(
+        row,
+      )) {
+        out.push({ id, name, project_id, status, size, multiattach, volume_type });
+      }
+    }
+    return out;
   },
 
   byStatus: (db: Db, statuses: readonly string[]) =>

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { bdmRows, bootServersViaApi } from '../../helpers/compute-fixtures.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 
@@ -11,12 +12,10 @@ import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fi
 let tc: TestCloud;
 let demo: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
 });
 
 const attach = (serverId: string, volumeId: string, version = '2.60') =>

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reconcileCompute } from '../../../src/compute/reconcile.js';
 import { statusFromAttachments } from '../../../src/volume/service/volume-status.js';
 import { http, login, type Session, startCloud, type TestCloud, usePostgres } from '../../helpers/cloud.js';
 import { createVolume } from '../../helpers/volume-fixtures.js';
@@ -165,9 +164,9 @@ describe('restart after a crash', () => {
       (await http(a, 'GET', `${demo.volumeBase}/volumes/${vol}`, { token: demo.token })).body.volume.status;
 
     // No process owns it: a takeover while running must not undo what the user began.
-    await reconcileCompute(a.cloud.deps, { atStart: false, claims: () => true });
+    await a.cloud.compute.reconcile({ atStart: false, claims: () => true });
     expect(await status()).toBe('detaching');
-    await reconcileCompute(a.cloud.deps);
+    await a.cloud.compute.reconcile();
     expect(await status()).toBe('in-use');
   });
 

@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   // One image-booted m1.small and one volume-backed m1.tiny on compute-1.
   await insertServer('compute-1', 'aaaaaaaa-0000-4000-8000-000000000001', 'img', {
     vcpus: 1,
@@ -19,9 +21,6 @@ beforeAll(async () => {
     ram: 512,
     disk: 1,
   });
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 const H = '/compute/v2.1/os-hypervisors';

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listComputeHosts } from '../../../src/compute/service/hosts.service.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { beforeEach, describe, expect } from 'vitest';
+import { listComputeHosts } from '../../../src/compute/host/compute-hosts.js';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 import { addFlavor, allHostsEnabled, bfvBody, novaClient, onlyHosts, serverRow } from './servers-fixtures.js';
 
@@ -14,13 +15,11 @@ let tc: TestCloud;
 let demo: Session;
 let nova: ReturnType<typeof novaClient>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
   nova = novaClient(tc, () => demo);
-});
-afterAll(async () => {
-  await tc.close();
 });
 beforeEach(async () => {
   await tc.settle();

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listComputeHosts, listSchedulableHosts } from '../../../src/compute/service/hosts.service.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { listComputeHosts, listSchedulableHosts } from '../../../src/compute/host/compute-hosts.js';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 
 const S = '/compute/v2.1/os-services';

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { beforeEach, describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 import { allHostsEnabled, bfvBody, fault, novaClient, serverRow } from './servers-fixtures.js';
 
@@ -9,14 +10,12 @@ let demo: Session;
 let admin: Session;
 let nova: ReturnType<typeof novaClient>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   nova = novaClient(tc, () => demo);
-});
-afterAll(async () => {
-  await tc.close();
 });
 beforeEach(async () => {
   await tc.settle();

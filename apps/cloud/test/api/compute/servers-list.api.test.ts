@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { fault, novaClient } from './servers-fixtures.js';
 
 let tc: TestCloud;
@@ -19,10 +20,11 @@ const boot = async (name: string, session: Session, extra: Record<string, unknow
   return res.body;
 };
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   nova = novaClient(tc, () => demo);
   ids.alpha = (await boot('alpha', demo)).server.id;
   ids.beta = (await boot('beta', demo)).server.id;
@@ -32,9 +34,6 @@ beforeAll(async () => {
   // beta stopped, so the status filter has something to tell apart.
   await nova('POST', `/servers/${ids.beta}/action`, { body: { 'os-stop': null } });
   await tc.settle();
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 const names = (res: { body: { servers: { name: string }[] } }) => res.body.servers.map((s) => s.name);

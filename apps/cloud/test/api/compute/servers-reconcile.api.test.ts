@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reconcileCompute } from '../../../src/compute/reconcile.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { beforeEach, describe, expect } from 'vitest';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 import { allHostsEnabled, bfvBody, novaClient, serverRow, stepper } from './servers-fixtures.js';
 
 /**
  * A process killed mid-way leaves servers in whatever state its last step wrote; on start,
- * `reconcileCompute` moves each of them on from that state. The stepper's `abandon` plays the
+ * `compute.reconcile` moves each of them on from that state. The stepper's `abandon` plays the
  * crash: the work it held is lost.
  */
 
@@ -15,14 +15,12 @@ let demo: Session;
 let admin: Session;
 let nova: ReturnType<typeof novaClient>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   nova = novaClient(tc, () => demo);
-});
-afterAll(async () => {
-  await tc.close();
 });
 beforeEach(async () => {
   await tc.settle();
@@ -30,11 +28,11 @@ beforeEach(async () => {
 });
 
 async function restart() {
-  await reconcileCompute(tc.cloud.deps);
+  await tc.cloud.compute.reconcile();
   await tc.settle();
 }
 
-describe('reconcileCompute', () => {
+describe('compute.reconcile', () => {
   it('finishes a build caught at any step', async () => {
     for (let stepsBeforeCrash = 0; stepsBeforeCrash < 3; stepsBeforeCrash++) {
       const vol = await createVolume(tc, { projectId: demo.projectId, bootable: true });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { fault, novaClient } from './servers-fixtures.js';
 
 /**
@@ -24,10 +25,11 @@ const notARegex = (param: string, value: string) =>
     `Invalid input for query parameters ${param}. Value: ${value}. '${value.replaceAll('\\', '\\\\')}' is not a 'regex'`,
   );
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   nova = novaClient(tc, () => demo);
   const boot = async (name: string, session = demo, extra: Record<string, unknown> = {}) => {
     const res = await nova('POST', '/servers', {
@@ -42,9 +44,6 @@ beforeAll(async () => {
   reservation = (await boot('pair', demo, { min_count: 2, return_reservation_id: true })).reservation_id;
   await boot('other-project', admin, { availability_zone: 'az2' });
   await tc.settle();
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 describe('regex query filters', () => {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { createVolume } from '../../helpers/volume-fixtures.js';
 import { bfvBody, fault, novaClient } from './servers-fixtures.js';
 
@@ -12,10 +13,11 @@ let bfv: string;
 let bfvVolume: string;
 let imageServer: string;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   nova = novaClient(tc, () => demo);
   bfvVolume = await createVolume(tc, { projectId: demo.projectId, bootable: true });
   bfv = (await nova('POST', '/servers', { body: bfvBody(bfvVolume, { name: 'cap2-x' }) })).body.server.id;
@@ -25,9 +27,6 @@ beforeAll(async () => {
     })
   ).body.server.id;
   await tc.settle();
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 const show = async (id: string, version: string, session: Session = demo) => {

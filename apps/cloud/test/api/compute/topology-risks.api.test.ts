@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { isoAgo, topologyFixtures } from '../../helpers/topology-fixtures.js';
 
 const PATH = '/compute/v2.1/os-emulator-topology';
@@ -9,15 +10,12 @@ let admin: Session;
 let demo: Session;
 let fx: ReturnType<typeof topologyFixtures>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  admin = await login(tc, 'admin');
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  admin = adminSession;
+  demo = demoSession;
   fx = topologyFixtures(tc);
-});
-
-afterAll(async () => {
-  await tc.close();
 });
 
 interface Risk {

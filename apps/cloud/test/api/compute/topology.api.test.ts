@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { topologyFixtures } from '../../helpers/topology-fixtures.js';
 
 const PATH = '/compute/v2.1/os-emulator-topology';
@@ -14,10 +15,11 @@ const ids = {} as Record<
   string
 >;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  admin = await login(tc, 'admin');
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  admin = adminSession;
+  demo = demoSession;
   const fx = topologyFixtures(tc);
   // demo: two servers on two hosts sharing a multiattach volume, plus a data volume also
   // read by an admin server. admin: two servers, one holding a plain volume.
@@ -52,10 +54,6 @@ beforeAll(async () => {
     d1Shared: d1Shared.attachmentId!,
     d2Shared: d2Shared.attachmentId!,
   });
-});
-
-afterAll(async () => {
-  await tc.close();
 });
 
 const get = (s: Session | null, query = '', version?: string) =>

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import {
   bdmRows,
   bootFromVolume,
@@ -13,13 +14,11 @@ let tc: TestCloud;
 let demo: Session;
 let admin: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 
 type Opts = { version?: string; session?: Session; body?: unknown };
@@ -663,7 +662,8 @@ describe("Cinder asks Nova before a user deletes Nova's attachment (OSSA-2023-00
 
 describe('releaseServerVolumes (server delete)', () => {
   it('deletes attachments and mappings; delete_on_termination volumes go unless still held', async () => {
-    const { releaseServerVolumes } = await import('../../../src/compute/service/volume-attach.service.js');
+    const { releaseServerVolumes } = await import('../../../src/compute/host/volume-connect.js');
+    const { computeDeps } = await import('../../helpers/compute-fixtures.js');
     const a = await server();
     const b = await server();
     const shared = await sharedVolume();
@@ -674,7 +674,7 @@ describe('releaseServerVolumes (server delete)', () => {
     await attach(a.id, { volumeId: own, delete_on_termination: true }, { version: '2.79' });
     await attach(a.id, { volumeId: kept }, { version: '2.79' });
     await tc.settle();
-    const deps = tc.cloud.deps;
+    const deps = computeDeps(tc);
     const deleted = await deps.store.transaction(async (tx) => {
       const row = await tx.selectFrom('servers').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
       return releaseServerVolumes(deps, tx, row, { deleteOnTermination: true });
@@ -710,13 +710,14 @@ describe("Cinder's reserve refusing: Nova's wording", () => {
   });
 
   it('server create path: wrapped once more in "Invalid volume: "; unknown volume is a BDM error', async () => {
-    const { reserveVolumeForServer } = await import('../../../src/compute/service/volume-attach.service.js');
+    const { reserveVolumeForServers } = await import(
+      '../../../src/compute/service/volume-attachments.service.js'
+    );
     const { Microversion } = await import('../../../src/platform/http/microversion.js');
-    const { callerFor } = await import('../../helpers/compute-fixtures.js');
+    const { callerFor, computeDeps } = await import('../../helpers/compute-fixtures.js');
     const s = await server();
-    const deps = tc.cloud.deps;
+    const deps = computeDeps(tc);
     const base = {
-      server: s,
       bootIndex: 0,
       sourceType: 'volume',
       destinationType: 'volume',
@@ -729,7 +730,7 @@ describe("Cinder's reserve refusing: Nova's wording", () => {
     await attach((await server()).id, { volumeId: busy });
     await tc.settle();
     const inUse = deps.store.transaction((tx) =>
-      reserveVolumeForServer(deps, tx, callerFor(demo.projectId), { ...base, volumeId: busy }),
+      reserveVolumeForServers(deps, tx, callerFor(demo.projectId), [s], { ...base, volumeId: busy }),
     );
     await expect(inUse).rejects.toThrow(
       new RegExp(
@@ -738,14 +739,14 @@ describe("Cinder's reserve refusing: Nova's wording", () => {
     );
     const missing = '0155e063-a222-4d63-b764-c99019bdcf50';
     const unknown = deps.store.transaction((tx) =>
-      reserveVolumeForServer(deps, tx, callerFor(demo.projectId), { ...base, volumeId: missing }),
+      reserveVolumeForServers(deps, tx, callerFor(demo.projectId), [s], { ...base, volumeId: missing }),
     );
     await expect(unknown).rejects.toThrow(
       `Block Device Mapping is Invalid: failed to get volume ${missing}.`,
     );
     const shared = await sharedVolume();
     const old = deps.store.transaction((tx) =>
-      reserveVolumeForServer(deps, tx, callerFor(demo.projectId), {
+      reserveVolumeForServers(deps, tx, callerFor(demo.projectId), [s], {
         ...base,
         volumeId: shared,
         version: Microversion.of('2.59'),

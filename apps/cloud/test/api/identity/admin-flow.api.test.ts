@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, login, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { AUTH_REQUIRED, expectKeystoneError, forbiddenMessage } from './identity-helpers.js';
 
 let tc: TestCloud;
 let admin: Session;
 let demo: Session;
 let memberRoleId: string;
-beforeAll(async () => {
-  tc = await startCloud();
-  admin = await login(tc, 'admin');
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  admin = adminSession;
+  demo = demoSession;
   const roles = await http(tc, 'GET', '/identity/v3/roles?name=member', { token: admin.token });
   memberRoleId = roles.body.roles[0].id;
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 describe('a throwaway account, end to end', () => {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import {
   AUTH_REQUIRED,
   byName,
@@ -17,13 +18,11 @@ import {
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
-beforeAll(async () => {
-  tc = await startCloud({ tokenTtlSeconds: 60 });
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest({ tokenTtlSeconds: 60 });
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 
 /** A POST through node:http, which lets the test choose the Host header. */

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { expectKeystoneError, forbiddenMessage } from './identity-helpers.js';
 
 let tc: TestCloud;
 let admin: Session;
 let demo: Session;
-beforeAll(async () => {
-  tc = await startCloud();
-  admin = await login(tc, 'admin');
-  demo = await login(tc, 'demo');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  admin = adminSession;
+  demo = demoSession;
 });
 
 const DEFAULT_DOMAIN = () => ({

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { http, login, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { expectKeystoneError, throwawayAccount } from './identity-helpers.js';
 
 let tc: TestCloud;
 let admin: Session;
-beforeAll(async () => {
-  tc = await startCloud();
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, admin: adminSession }) => {
+  tc = cloud;
+  admin = adminSession;
 });
 
 const asAdmin = (method: string, path: string, body?: unknown) =>

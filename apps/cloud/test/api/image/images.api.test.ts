@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 
 let tc: TestCloud;
 let demo: Session;
@@ -39,16 +40,14 @@ const PRIVATE_DEMO = '00000000-0000-4000-8000-0000000000d1';
 const PRIVATE_ADMIN = '00000000-0000-4000-8000-0000000000a1';
 const COMMUNITY = '00000000-0000-4000-8000-0000000000c1';
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   await insertImage(PRIVATE_DEMO, 'demo-private', 'private', demo.projectId, '2030-01-01T00:00:01.000Z');
   await insertImage(PRIVATE_ADMIN, 'admin-private', 'private', admin.projectId, '2030-01-01T00:00:02.000Z');
   await insertImage(COMMUNITY, 'community-1', 'community', admin.projectId, '2030-01-01T00:00:03.000Z');
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 const ids = (body: { images: { id: string }[] }) => body.images.map((i) => i.id);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
 import { http, login, type Session, startCloud, type TestCloud, usePostgres } from '../../helpers/cloud.js';
 
 /**

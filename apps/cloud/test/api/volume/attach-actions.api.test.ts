@@ -1,22 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setNovaAttachmentProbe } from '../../../src/volume/service/attachments.service.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { afterAll, afterEach, describe, expect } from 'vitest';
+import { http, login, type Session, scriptedNova, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, connector, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 
+const nova = scriptedNova();
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest({}, { nova });
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 afterEach(() => {
-  setNovaAttachmentProbe(tc.cloud.deps.store, null);
+  nova.answer = null;
 });
 
 const SERVER_A = 'aa9f60b8-70d7-485f-937a-36dbf5135a60';
@@ -264,7 +263,7 @@ describe('os-detach', () => {
     ).body.attachment;
     await http(tc, 'PUT', `${base}/${a.id}`, { ...opts, body: { attachment: { connector: connector() } } });
     await http(tc, 'POST', `${base}/${a.id}/action`, { ...opts, body: { 'os-complete': null } });
-    setNovaAttachmentProbe(tc.cloud.deps.store, async (instance, id) => instance === SERVER_A && id === a.id);
+    nova.answer = async (instance, id) => instance === SERVER_A && id === a.id;
     const res = await action(vol, { 'os-detach': { attachment_id: a.id } });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({

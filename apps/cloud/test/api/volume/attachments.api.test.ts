@@ -1,22 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setNovaAttachmentProbe } from '../../../src/volume/service/attachments.service.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { afterEach, beforeAll, describe, expect } from 'vitest';
+import { http, type Session, scriptedNova, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, connector, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 
+const nova = scriptedNova();
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest({}, { nova });
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
 });
 afterEach(() => {
-  setNovaAttachmentProbe(tc.cloud.deps.store, null);
+  nova.answer = null;
 });
 
 const SERVER_A = 'aa9f60b8-70d7-485f-937a-36dbf5135a60';
@@ -574,10 +573,10 @@ describe('DELETE /attachments/{id}', () => {
     await call('PUT', `/attachments/${a.id}`, { body: { attachment: { connector: connector() } } });
     await call('POST', `/attachments/${a.id}/action`, { body: { 'os-complete': null } });
     const asked: string[][] = [];
-    setNovaAttachmentProbe(tc.cloud.deps.store, async (instance, attachment) => {
+    nova.answer = async (instance, attachment) => {
       asked.push([instance, attachment]);
       return true;
-    });
+    };
     const res = await call('DELETE', `/attachments/${a.id}`, { version: '3.27' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
@@ -590,16 +589,16 @@ describe('DELETE /attachments/{id}', () => {
     expect(await attachmentRows(tc, vol)).toHaveLength(1);
 
     // Once Nova no longer reports it, the user may delete it.
-    setNovaAttachmentProbe(tc.cloud.deps.store, async () => false);
+    nova.answer = async () => false;
     expect((await call('DELETE', `/attachments/${a.id}`)).status).toBe(200);
   });
 
   it('never asks Nova about an attachment without a connection', async () => {
     const vol = await plainVolume();
     const a = (await reserve(vol, SERVER_A)).body.attachment;
-    setNovaAttachmentProbe(tc.cloud.deps.store, async () => {
+    nova.answer = async () => {
       throw new Error('must not be asked');
-    });
+    };
     expect((await call('DELETE', `/attachments/${a.id}`)).status).toBe(200);
   });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_IMAGE_ID } from '../../../src/compute/seed.js';
-import { login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { volumeClient } from './volume-api-helpers.js';
 
 /**
@@ -43,13 +44,11 @@ async function addImage(fields: Record<string, unknown>): Promise<string> {
   return id;
 }
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession }) => {
+  tc = cloud;
+  demo = demoSession;
   vol = volumeClient(tc, demo);
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 describe('volume from an image', () => {

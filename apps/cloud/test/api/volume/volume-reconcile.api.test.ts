@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { VolumesTable } from '../../../src/platform/db/schema.js';
-import { reconcileVolumes } from '../../../src/volume/index.js';
 import { BACKEND } from '../../../src/volume/service/backend.js';
 import { startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 
 let tc: TestCloud;
-beforeAll(async () => {
-  tc = await startCloud();
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud }) => {
+  tc = cloud;
 });
 
 /** A volume row as a killed process would have left it. */
@@ -62,7 +60,7 @@ async function leftBehind(
 const row = (id: string) =>
   tc.cloud.deps.store.db.selectFrom('volumes').selectAll().where('id', '=', id).executeTakeFirst();
 
-describe('reconcileVolumes', () => {
+describe('volume.reconcile', () => {
   it('finishes creates and deletes, and rolls back extends and retypes', async () => {
     const creating = await leftBehind('creating');
     const deleting = await leftBehind('deleting');
@@ -90,7 +88,7 @@ describe('reconcileVolumes', () => {
     const retyping = await leftBehind('retyping', { multiattach: 1 });
     const untouched = await leftBehind('available');
 
-    await reconcileVolumes(tc.cloud.deps);
+    await tc.cloud.volume.reconcile();
 
     expect(await row(creating)).toMatchObject({ status: 'available', host: BACKEND.host });
     expect((await row(creating))?.launched_at).not.toBeNull();

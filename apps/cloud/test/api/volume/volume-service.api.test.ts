@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { BACKEND } from '../../../src/volume/service/backend.js';
-import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { fault, volumeClient } from './volume-api-helpers.js';
 
 let tc: TestCloud;
@@ -8,14 +9,12 @@ let demo: Session;
 let d: ReturnType<typeof volumeClient>;
 let a: ReturnType<typeof volumeClient>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
   d = volumeClient(tc, demo);
-  a = volumeClient(tc, await login(tc, 'admin'));
-});
-afterAll(async () => {
-  await tc.close();
+  a = volumeClient(tc, adminSession);
 });
 
 describe('version discovery', () => {

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { describe, expect } from 'vitest';
+import type { TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { fault, volumeClient } from './volume-api-helpers.js';
 
 let tc: TestCloud;
 let d: ReturnType<typeof volumeClient>;
 let a: ReturnType<typeof volumeClient>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  d = volumeClient(tc, await login(tc, 'demo'));
-  a = volumeClient(tc, await login(tc, 'admin'));
-});
-afterAll(async () => {
-  await tc.close();
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  d = volumeClient(tc, demoSession);
+  a = volumeClient(tc, adminSession);
 });
 
 const uniq = (p: string) => `${p}-${randomUUID().slice(0, 8)}`;

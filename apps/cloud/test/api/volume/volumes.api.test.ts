@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { BACKEND } from '../../../src/volume/service/backend.js';
 import { DELETE_REFUSED } from '../../../src/volume/service/volumes.service.js';
 import { http, login, type Session, startCloud, type TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
 import { fault, volumeClient } from './volume-api-helpers.js';
 
 let tc: TestCloud;
@@ -11,15 +12,13 @@ let admin: Session;
 let d: ReturnType<typeof volumeClient>;
 let a: ReturnType<typeof volumeClient>;
 
-beforeAll(async () => {
-  tc = await startCloud();
-  demo = await login(tc, 'demo');
-  admin = await login(tc, 'admin');
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
+  tc = cloud;
+  demo = demoSession;
+  admin = adminSession;
   d = volumeClient(tc, demo);
   a = volumeClient(tc, admin);
-});
-afterAll(async () => {
-  await tc.close();
 });
 
 /** Keys of a 3.0 detail view as a member sees it on show (capture 32). */

@@ -1,11 +1,10 @@
-import type { CloudDeps } from '../app.js';
-import { BOOT_SCOPE, type ReconcileScope } from '../platform/presence.js';
-import { rollDetaching } from '../volume/service/attachments.service.js';
-import { volumesStore } from '../volume/store/volumes.store.js';
-import { advanceServer, resizeOf } from './service/server-lifecycle.js';
-import { connectServerVolumes, finishDetach, novaServiceCaller } from './service/volume-attach.service.js';
-import { bdmsStore } from './store/bdms.store.js';
-import { serversStore } from './store/servers.store.js';
+import { BOOT_SCOPE, type ReconcileScope } from '../../platform/presence.js';
+import { serviceCaller } from '../clients/volume-client.js';
+import type { ComputeDeps } from '../deps.js';
+import { bdmsStore } from '../store/bdms.store.js';
+import { serversStore } from '../store/servers.store.js';
+import { advanceServer, resizeOf } from './server-lifecycle.js';
+import { connectServerVolumes, finishDetach } from './volume-connect.js';
 
 /**
  * Moves on what a dead process left mid-way, and logs each decision:
@@ -20,7 +19,7 @@ import { serversStore } from './store/servers.store.js';
  *   swap) is rolled back, as Nova's compute does when a detach fails.
  * `scope` says which servers are this call's to take over (at start: all of them).
  */
-export async function reconcileCompute(deps: CloudDeps, scope: ReconcileScope = BOOT_SCOPE): Promise<void> {
+export async function reconcileCompute(deps: ComputeDeps, scope: ReconcileScope = BOOT_SCOPE): Promise<void> {
   const { store, logger } = deps;
   const unfinished = (await serversStore.unfinished(store.db)).filter(
     // A resize waiting for the user's confirm or revert has nothing to resume.
@@ -72,16 +71,10 @@ export async function reconcileCompute(deps: CloudDeps, scope: ReconcileScope = 
   // running cloud leaves these alone; only a start rolls them back.
   if (!scope.atStart) return;
   const accepted = new Set(detaching.map((b) => b.volume_id));
-  for (const volume of await volumesStore.byStatus(store.db, ['detaching'])) {
+  for (const volume of await deps.volumes.withStatus(['detaching'])) {
     if (accepted.has(volume.id)) continue;
-    await store.transaction((tx) =>
-      rollDetaching(
-        store,
-        tx,
-        { ...novaServiceCaller({ project_id: volume.project_id, user_id: volume.user_id }) },
-        volume.id,
-      ),
-    );
+    const caller = serviceCaller({ project_id: volume.projectId, user_id: volume.userId });
+    await store.transaction((tx) => deps.volumes.rollDetaching(tx, caller, volume.id));
     logger.info({ volumeId: volume.id }, 'reconcile: rolled back an interrupted detach');
   }
 }

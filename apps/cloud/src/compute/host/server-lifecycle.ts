@@ -1,8 +1,7 @@
-import type { CloudDeps } from '../../app.js';
+import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
 import { nowIso } from '../../platform/time.js';
-import { type VolumeRow, volumesStore } from '../../volume/store/volumes.store.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import {
   type FlavorSnapshot,
@@ -10,18 +9,20 @@ import {
   type ServerRow,
   serversStore,
 } from '../store/servers.store.js';
-import { parseJson } from '../views/server.view.js';
-import type { Placement } from './server-create.service.js';
-import { listComputeHosts } from './hosts.service.js';
+import { parseJsonColumn } from '../../platform/db/json-column.js';
+import type { Volume } from '../clients/volume-client.js';
+import { listComputeHosts } from './compute-hosts.js';
 import { claimHost, NO_VALID_HOST, pickHost, type ScheduleRequest, selectHost } from './scheduler.js';
-import { POWER, VM } from './server-states.js';
+import { POWER, VM } from '../server-states.js';
 import {
+  connectBuildBatch,
+  connectServerVolumes,
   createMappingVolume,
+  releaseServerVolumes,
   reReserveServerVolumes,
   reserveCreatedVolume,
   volumeCreateState,
-} from './server-volumes.js';
-import { connectBuildBatch, connectServerVolumes, releaseServerVolumes } from './volume-attach.service.js';
+} from './volume-connect.js';
 
 /**
  * The emulated conductor and compute hosts: every asynchronous step of a server's life, driven
@@ -30,6 +31,14 @@ import { connectBuildBatch, connectServerVolumes, releaseServerVolumes } from '.
  * a step is safe to run twice and a restarted process resumes from the state alone
  * (`reconcileCompute`). Sequences follow capture 199.
  */
+
+/** What the build needs that the server row does not hold: where the request pinned it. */
+export interface Placement {
+  forcedHost: string | null;
+  forcedNode: string | null;
+  requestedHost: string | null;
+  requestedNode: string | null;
+}
 
 export interface StepContext {
   /** Where the create (or unshelve) request pinned the server; lost on a restart. */
@@ -40,7 +49,7 @@ type Outcome = 'next' | 'wait' | 'done';
 
 /** Runs the server's next step after the backend delay. */
 export function scheduleAdvance(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   serverId: string,
   ctx: StepContext = {},
   delayMs?: number,
@@ -53,7 +62,11 @@ export function scheduleAdvance(
   );
 }
 
-export async function advanceServer(deps: CloudDeps, serverId: string, ctx: StepContext = {}): Promise<void> {
+export async function advanceServer(
+  deps: ComputeDeps,
+  serverId: string,
+  ctx: StepContext = {},
+): Promise<void> {
   const server = await serversStore.byIdIncludingDeleted(deps.store.db, serverId);
   if (!server || server.deleted === 1) return;
   const step = stepFor(server);
@@ -73,7 +86,7 @@ export async function advanceServer(deps: CloudDeps, serverId: string, ctx: Step
   if (outcome === 'wait') scheduleAdvance(deps, serverId, ctx, Math.max(deps.tasks.delayMs, 5));
 }
 
-type Step = (deps: CloudDeps, server: ServerRow, ctx: StepContext) => Promise<Outcome>;
+type Step = (deps: ComputeDeps, server: ServerRow, ctx: StepContext) => Promise<Outcome>;
 
 function stepFor(s: ServerRow): Step | null {
   if (s.task_state === 'deleting') return terminate;
@@ -116,15 +129,16 @@ function stepFor(s: ServerRow): Step | null {
 }
 
 export const resizeOf = (s: Pick<ServerRow, 'old_flavor'>) =>
-  parseJson<ResizeSource | null>(s.old_flavor, null);
-const flavorOf = (s: Pick<ServerRow, 'flavor'>) => parseJson<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
+  parseJsonColumn<ResizeSource | null>(s.old_flavor, null);
+const flavorOf = (s: Pick<ServerRow, 'flavor'>) =>
+  parseJsonColumn<FlavorSnapshot>(s.flavor, {} as FlavorSnapshot);
 
 /**
  * Locks the server and applies `fn`'s changes if it is still at `task`; returns the changes
  * made (null when the server moved on meanwhile).
  */
 async function transition(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   serverId: string,
   task: string | null,
   fn: (tx: Tx, s: ServerRow) => Promise<Partial<ServerRow> | null>,
@@ -153,7 +167,7 @@ function faultJson(message: string, details: string): string {
 
 /** A step that blew up: the server ends in ERROR with the error as its fault (Nova's wrap). */
 async function markError(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   serverId: string,
   task: string | null,
   message: string,
@@ -169,6 +183,7 @@ async function markError(
 
 /** The scheduler's view of a server: its flavor and what its volumes need of a host. */
 async function scheduleRequest(
+  deps: ComputeDeps,
   tx: Tx,
   s: ServerRow,
   flavor: FlavorSnapshot,
@@ -176,7 +191,7 @@ async function scheduleRequest(
 ): Promise<ScheduleRequest> {
   const bdms = await bdmsStore.forServer(tx, s.id);
   const volumeIds = bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []));
-  const volumes = volumeIds.length ? await volumesStore.byIds(tx, volumeIds) : [];
+  const volumes = volumeIds.length ? await deps.volumes.getMany(volumeIds, tx) : [];
   return requestOf(s, flavor, bdms, volumes, opts);
 }
 
@@ -190,7 +205,7 @@ function requestOf(
   s: ServerRow,
   flavor: FlavorSnapshot,
   bdms: readonly BdmRow[],
-  volumes: readonly VolumeRow[],
+  volumes: readonly Volume[],
   opts: ScheduleOptions,
 ): ScheduleRequest {
   return {
@@ -201,7 +216,7 @@ function requestOf(
     forcedNode: opts.placement?.forcedNode ?? null,
     requestedHost: opts.placement?.requestedHost ?? null,
     requestedNode: opts.placement?.requestedNode ?? null,
-    needsMultiattach: volumes.some((v) => v.multiattach === 1),
+    needsMultiattach: volumes.some((v) => v.multiattach),
     needsAttachMode: bdms.some((b) => b.attach_mode === 'ro'),
     ignoreHosts: opts.ignoreHosts ?? [],
   };
@@ -222,7 +237,7 @@ const buildSchedule: Step = async (deps, server, ctx) => {
   const changes = await transition(deps, server.id, 'scheduling', async (tx, s) => {
     if (s.vm_state !== VM.building) return null;
     await serversStore.lockScheduler(deps.store, tx);
-    const req = await scheduleRequest(tx, s, flavorOf(s), {
+    const req = await scheduleRequest(deps, tx, s, flavorOf(s), {
       ...(ctx.placement ? { placement: ctx.placement } : {}),
       availabilityZone: s.requested_availability_zone,
     });
@@ -242,7 +257,7 @@ const buildSchedule: Step = async (deps, server, ctx) => {
 };
 
 /** `_build_resources`' failure: BuildAbortException, ERROR, the volumes detached. */
-async function abortBuild(deps: CloudDeps, serverId: string, reason: string): Promise<Outcome> {
+async function abortBuild(deps: ComputeDeps, serverId: string, reason: string): Promise<Outcome> {
   const message = `Build of instance ${serverId} aborted: ${reason}`;
   await transition(deps, serverId, 'block_device_mapping', async (tx, s) => {
     await releaseServerVolumes(deps, tx, s, { deleteOnTermination: true });
@@ -269,7 +284,7 @@ const buildBlockDevices: Step = async (deps, server) => {
   const fresh = await bdmsStore.forServer(deps.store.db, server.id);
   for (const b of fresh) {
     if (!b.volume_id || b.attachment_id) continue;
-    const state = await volumeCreateState(deps, b.volume_id);
+    const state = await volumeCreateState(deps, server, b.volume_id);
     if (state === 'creating') return 'wait';
     if (state !== 'ready') {
       return abortBuild(
@@ -316,7 +331,7 @@ const buildSpawn: Step = async (deps, server) => {
  * declares every server it moves on.
  */
 export function scheduleBuildBatch(
-  deps: CloudDeps,
+  deps: ComputeDeps,
   serverIds: readonly string[],
   ctx: StepContext = {},
   delayMs?: number,
@@ -333,7 +348,7 @@ export function scheduleBuildBatch(
 
 /** A batched step: the servers it moved on to the next step, and those left to the one-server path. */
 type BatchStep = (
-  deps: CloudDeps,
+  deps: ComputeDeps,
   ids: readonly string[],
   ctx: StepContext,
 ) => Promise<{ next: string[]; alone: string[] }>;
@@ -344,7 +359,7 @@ const others = (ids: readonly string[], taken: readonly string[]) => {
   return ids.filter((id) => !set.has(id));
 };
 
-async function advanceBuildBatch(deps: CloudDeps, ids: readonly string[], ctx: StepContext): Promise<void> {
+async function advanceBuildBatch(deps: ComputeDeps, ids: readonly string[], ctx: StepContext): Promise<void> {
   const servers = await serversStore.byIds(deps.store.db, ids);
   const byStep = new Map<BatchStep, string[]>();
   const alone: string[] = [];
@@ -389,9 +404,10 @@ const batchSchedule: BatchStep = (deps, ids, ctx) =>
       tx,
       servers.map((s) => s.id),
     );
-    const volumes = await volumesStore.byIds(tx, [
-      ...new Set(bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []))),
-    ]);
+    const volumes = await deps.volumes.getMany(
+      bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : [])),
+      tx,
+    );
     const hosts = await listComputeHosts(tx);
     const placed: ServerRow[] = [];
     const now = nowIso();
@@ -547,7 +563,7 @@ const unshelveSchedule: Step = async (deps, server, ctx) => {
   const changes = await transition(deps, server.id, 'unshelving', async (tx, s) => {
     if (s.host) return { task_state: 'spawning' };
     await serversStore.lockScheduler(deps.store, tx);
-    const req = await scheduleRequest(tx, s, flavorOf(s), {
+    const req = await scheduleRequest(deps, tx, s, flavorOf(s), {
       ...(ctx.placement ? { placement: ctx.placement } : {}),
       availabilityZone: s.requested_availability_zone,
     });
@@ -584,7 +600,7 @@ const resizePrep: Step = async (deps, server) => {
     const rs = resizeOf(s);
     if (!rs) return { task_state: null };
     await serversStore.lockScheduler(deps.store, tx);
-    const req = await scheduleRequest(tx, s, rs.newFlavor, {
+    const req = await scheduleRequest(deps, tx, s, rs.newFlavor, {
       availabilityZone: s.requested_availability_zone,
       ignoreHosts: s.host ? [s.host] : [],
     });

@@ -1,9 +1,9 @@
-import { z } from 'zod';
-import { badRequest, OpenStackError } from '../../platform/http/errors.js';
+import { badRequest, type OpenStackError } from '../../platform/http/errors.js';
 import {
   type FormatCheck,
   firstSchemaError,
   type JsonSchema,
+  type RequestSchema,
 } from '../../platform/validation/json-schema.js';
 import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
 import { pyRepr, pyStr } from '../../platform/validation/py-repr.js';
@@ -11,10 +11,11 @@ import { MIGRATION_STATUSES, RESET_ATTACH_STATUSES, VOLUME_STATUSES } from '../s
 
 /**
  * Cinder's side of request validation (`cinder/api/validation/validators.py`): its format
- * checkers, its wording of the first jsonschema error, and a zod wrapper so routes parse bodies
- * the same way everywhere.
+ * checkers and its wording of the first jsonschema error. The schemas of this folder (one file per
+ * resource, one schema per microversion where it changes) are parsed with `parseBody`.
  */
 export type Schema = JsonSchema;
+export { type RequestSchema, requestSchema } from '../../platform/validation/json-schema.js';
 
 export const DB_MAX_INT = 0x7fffffff;
 
@@ -101,25 +102,11 @@ export function firstError(schema: Schema, body: unknown): OpenStackError | null
   return badRequest(`Invalid input for field/attribute ${last}. Value: ${pyStr(e.value)}. ${e.message}`);
 }
 
-/**
- * A zod schema that accepts exactly what the Cinder schema accepts. Parse failures carry the
- * OpenStackError to throw in `params.error`; use `parseBody` in routes.
- */
-export function cinderSchema<T>(schema: Schema): z.ZodType<T> {
-  return z.custom<T>().superRefine((value, ctx) => {
-    const err = firstError(schema, value);
-    if (err) ctx.addIssue({ code: 'custom', message: err.message, params: { error: err } });
-  });
-}
-
-/** Parses a request body with a `cinderSchema`, throwing Cinder's 400 on failure. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const res = schema.safeParse(body);
-  if (res.success) return res.data;
-  const issue = res.error.issues[0];
-  const err = (issue as { params?: { error?: unknown } } | undefined)?.params?.error;
-  if (err instanceof OpenStackError) throw err;
-  throw badRequest(issue?.message ?? 'Malformed request body');
+/** Parses a request body with a Cinder schema, throwing Cinder's 400 on failure; the body, typed. */
+export function parseBody<T>(schema: RequestSchema<T>, body: unknown): T {
+  const err = firstError(schema.json, body);
+  if (err) throw err;
+  return body as T;
 }
 
 /** Cinder's `parameter_types`. */

@@ -5,16 +5,23 @@ import {
   type FormatCheck,
   firstSchemaError,
   type JsonSchema,
+  type RequestSchema,
   type SchemaError,
 } from '../../platform/validation/json-schema.js';
 import { pyStr } from '../../platform/validation/py-repr.js';
 
-export { isJsonObject, type JsonSchema } from '../../platform/validation/json-schema.js';
+export {
+  isJsonObject,
+  type JsonSchema,
+  type RequestSchema,
+  requestSchema,
+} from '../../platform/validation/json-schema.js';
 
 /**
  * Nova's side of request validation (`nova/api/validation/validators.py`): its format checkers,
- * its wording of the first jsonschema error, and its query-parameter helpers. Schemas in this
- * folder list keywords in the order Nova's do, since that order picks the error clients see.
+ * its wording of the first jsonschema error, and its query-parameter helpers. The schemas of this
+ * folder (one file per resource, one schema per microversion where it changes) list keywords in
+ * the order Nova's do, since that order picks the error clients see.
  */
 
 /** Nova's `valid_name_regex` failures raise InvalidName, whose text is the whole message. */
@@ -66,10 +73,11 @@ function novaError(e: SchemaError, where: 'body' | 'query'): OpenStackError {
   return badRequest(`Invalid input for ${prefix} ${name}. Value: ${pyStr(e.value)}. ${e.message}`);
 }
 
-/** Validates a request body, throwing Nova's 400 for the first error. */
-export function validateBody(schema: JsonSchema, body: unknown): void {
-  const e = firstError(schema, body);
+/** Validates a request body, throwing Nova's 400 for the first error; the body, typed, when valid. */
+export function validateBody<T>(schema: RequestSchema<T>, body: unknown): T {
+  const e = firstError(schema.json, body);
   if (e) throw novaError(e, 'body');
+  return body as T;
 }
 
 /** Validates a query whose parameters are lists of values (`multi_params`). */

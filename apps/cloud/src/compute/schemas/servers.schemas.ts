@@ -1,13 +1,93 @@
 import type { Microversion } from '../../platform/http/microversion.js';
 import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
-import type { JsonSchema } from './request-schema.js';
+import { type JsonSchema, type RequestSchema, requestSchema, validateBody } from './validation.js';
 
 /**
- * Nova's request schemas for POST /servers and the server actions we serve
- * (`nova/api/openstack/compute/schemas/servers.py`, `block_device_mapping*.py`,
- * `parameter_types.py`), rebuilt per microversion. Keys are in Nova's order: jsonschema reports
- * the first error in that order, and clients see which one.
+ * Nova's request schema for POST /servers (`nova/api/openstack/compute/schemas/servers.py`,
+ * `block_device_mapping*.py`, `parameter_types.py`), one per microversion where it changes, and
+ * the type of a body it accepts. Keys are in Nova's order: jsonschema reports the first error in
+ * that order, and clients see which one.
  */
+
+type Bool = boolean | string;
+type IntLike = number | string;
+
+/** A `block_device_mapping_v2` item (the legacy keys, the v2 keys, 2.42 tag, 2.67 volume_type, 2.105 attach_mode). */
+export interface BdmV2Item {
+  virtual_name?: string;
+  volume_id?: string;
+  snapshot_id?: string;
+  volume_size?: IntLike;
+  device_name?: string;
+  delete_on_termination?: Bool;
+  no_device?: unknown;
+  connection_info?: string;
+  source_type?: 'volume' | 'image' | 'snapshot' | 'blank';
+  uuid?: string;
+  image_id?: string;
+  destination_type?: 'local' | 'volume';
+  guest_format?: string;
+  device_type?: string;
+  disk_bus?: string;
+  boot_index?: IntLike | null;
+  tag?: string;
+  volume_type?: string | null;
+  attach_mode?: 'ro' | 'rw';
+}
+
+/** A legacy `block_device_mapping` item. */
+export type LegacyBdmItem = Pick<
+  BdmV2Item,
+  | 'virtual_name'
+  | 'volume_id'
+  | 'snapshot_id'
+  | 'volume_size'
+  | 'device_name'
+  | 'delete_on_termination'
+  | 'no_device'
+  | 'connection_info'
+>;
+
+export interface NetworkItem {
+  fixed_ip?: string;
+  port?: string | null;
+  uuid?: string;
+  tag?: string;
+}
+
+/** What `serverCreateSchema` accepts (each key only at the microversions that know it). */
+export interface ServerCreateBody {
+  server: {
+    name: string;
+    imageRef?: string;
+    flavorRef: string | number;
+    adminPass?: string;
+    metadata?: Record<string, string>;
+    networks?: NetworkItem[] | 'none' | 'auto';
+    'OS-DCF:diskConfig'?: 'AUTO' | 'MANUAL';
+    accessIPv4?: string;
+    accessIPv6?: string;
+    personality?: { path?: string; contents?: string }[];
+    availability_zone?: string;
+    block_device_mapping?: LegacyBdmItem[];
+    block_device_mapping_v2?: BdmV2Item[];
+    config_drive?: Bool;
+    key_name?: string;
+    min_count?: IntLike;
+    max_count?: IntLike;
+    return_reservation_id?: Bool;
+    security_groups?: { name?: string }[];
+    user_data?: string;
+    description?: string | null;
+    tags?: string[];
+    trusted_image_certificates?: string[] | null;
+    host?: string;
+    hypervisor_hostname?: string;
+    hostname?: string;
+  };
+  'os:scheduler_hints'?: Record<string, unknown>;
+  'OS-SCH-HNT:scheduler_hints'?: Record<string, unknown>;
+}
 
 const name: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, format: 'name' };
 const description: JsonSchema = {
@@ -125,7 +205,7 @@ function networksSchema(v: Microversion): JsonSchema {
 }
 
 /** `base_create` and its versioned copies, for the requested microversion. */
-export function serverCreateSchema(v: Microversion): JsonSchema {
+function serverCreateJson(v: Microversion): JsonSchema {
   const bdmTag = v.toString() === '2.32' || v.atLeast('2.42');
   const server: Record<string, JsonSchema> = {
     name,
@@ -195,56 +275,19 @@ export function serverCreateSchema(v: Microversion): JsonSchema {
   };
 }
 
-/** Action bodies (`schemas/servers.py` reboot/resize, `schemas/shelve.py` unshelve). */
-export const rebootSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    reboot: {
-      type: 'object',
-      properties: { type: { type: 'string', enum: ['HARD', 'Hard', 'hard', 'SOFT', 'Soft', 'soft'] } },
-      required: ['type'],
-      additionalProperties: false,
-    },
-  },
-  required: ['reboot'],
-  additionalProperties: false,
-};
+const createSchemas = new Map<string, RequestSchema<ServerCreateBody>>();
 
-export const resizeSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    resize: {
-      type: 'object',
-      properties: {
-        flavorRef: { type: ['string', 'integer'], minLength: 1 },
-        'OS-DCF:diskConfig': { type: 'string', enum: ['AUTO', 'MANUAL'] },
-      },
-      required: ['flavorRef'],
-      additionalProperties: false,
-    },
-  },
-  required: ['resize'],
-  additionalProperties: false,
-};
-
-/** 2.77 unshelve with an availability zone, 2.91 also a host (or null to unpin). */
-export function unshelveSchema(v: Microversion): JsonSchema {
-  const az: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, format: 'name' };
-  const body: JsonSchema = v.atLeast('2.91')
-    ? {
-        type: ['object', 'null'],
-        properties: { availability_zone: { oneOf: [az, { type: 'null' }] }, host: fqdn },
-        additionalProperties: false,
-      }
-    : {
-        type: ['object', 'null'],
-        properties: { availability_zone: az },
-        additionalProperties: false,
-      };
-  return {
-    type: 'object',
-    properties: { unshelve: body },
-    required: ['unshelve'],
-    additionalProperties: false,
-  };
+/** The create schema of a microversion (built once per microversion asked). */
+export function serverCreateSchema(v: Microversion): RequestSchema<ServerCreateBody> {
+  const key = v.toString();
+  let schema = createSchemas.get(key);
+  if (!schema) {
+    schema = requestSchema<ServerCreateBody>(serverCreateJson(v));
+    createSchemas.set(key, schema);
+  }
+  return schema;
 }
+
+/** POST /servers: the body, checked against the microversion's schema. */
+export const parseServerCreate = (body: unknown, v: Microversion): ServerCreateBody =>
+  validateBody(serverCreateSchema(v), body);

@@ -1,14 +1,16 @@
 import type { Microversion } from '../../platform/http/microversion.js';
-import { ENHANCEMENTS_VERSION } from '../index.js';
 import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
+import { ENHANCEMENTS_VERSION } from '../microversions.js';
 import {
   type JsonSchema,
   MAX_LIMIT,
   multiParams,
   NON_NEGATIVE_INTEGER,
+  type RequestSchema,
+  requestSchema,
   validateBody,
   validateQuery,
-} from '../service/request-schema.js';
+} from './validation.js';
 
 /**
  * The os-volume_attachments request schemas (nova/api/openstack/compute/schemas/volumes.py,
@@ -29,16 +31,69 @@ const attachMode: JsonSchema = { type: 'string', enum: ['ro', 'rw'] };
 const TRUE_VALUES = new Set<unknown>(BOOLEAN_ENUM.slice(0, BOOLEAN_ENUM.indexOf(false)));
 const toBool = (v: unknown) => TRUE_VALUES.has(v);
 
-function wrapped(properties: Record<string, JsonSchema>): JsonSchema {
-  return {
+type Bool = boolean | string;
+
+/** What the attach schemas accept: each key only from the microversion that adds it. */
+interface AttachRequestBody {
+  volumeAttachment: {
+    volumeId: string;
+    device?: string | null;
+    tag?: string;
+    delete_on_termination?: Bool;
+    attach_mode?: 'ro' | 'rw';
+  };
+}
+
+/** What the update schemas accept: only volumeId below 2.85. */
+interface UpdateRequestBody {
+  volumeAttachment: {
+    volumeId: string;
+    device?: string | null;
+    tag?: string;
+    delete_on_termination?: Bool;
+    serverId?: string;
+    id?: string;
+  };
+}
+
+function wrapped<T>(properties: Record<string, JsonSchema>): RequestSchema<T> {
+  return requestSchema({
     type: 'object',
     properties: {
       volumeAttachment: { type: 'object', properties, required: ['volumeId'], additionalProperties: false },
     },
     required: ['volumeAttachment'],
     additionalProperties: false,
-  };
+  });
 }
+
+/** `create`, `create_v249` (tag), `create_v279` (delete_on_termination), and the spec's 2.105 (attach_mode). */
+const create = wrapped<AttachRequestBody>({ volumeId: uuid, device });
+const createV249 = wrapped<AttachRequestBody>({ volumeId: uuid, device, tag });
+const createV279 = wrapped<AttachRequestBody>({
+  volumeId: uuid,
+  device,
+  tag,
+  delete_on_termination: boolean,
+});
+const createV2105 = wrapped<AttachRequestBody>({
+  volumeId: uuid,
+  device,
+  tag,
+  delete_on_termination: boolean,
+  attach_mode: attachMode,
+});
+
+/** `update` (swap only) and `update_v285`, whose other keys must not change. The spec leaves PUT alone. */
+const update = wrapped<UpdateRequestBody>({ volumeId: uuid });
+const updateV285 = wrapped<UpdateRequestBody>({
+  volumeId: uuid,
+  device,
+  tag,
+  delete_on_termination: boolean,
+  serverId: uuid,
+  id: uuid,
+});
 
 export interface AttachBody {
   volumeId: string;
@@ -48,20 +103,22 @@ export interface AttachBody {
   attachMode: 'ro' | 'rw' | null;
 }
 
-/** POST: `create`, + tag (2.49), + delete_on_termination (2.79), + attach_mode (2.105). */
+/** POST: the microversion's schema, then the body with its defaults. */
 export function parseAttachBody(body: unknown, version: Microversion): AttachBody {
-  const properties: Record<string, JsonSchema> = { volumeId: uuid, device };
-  if (version.atLeast('2.49')) properties['tag'] = tag;
-  if (version.atLeast('2.79')) properties['delete_on_termination'] = boolean;
-  if (version.atLeast(ENHANCEMENTS_VERSION)) properties['attach_mode'] = attachMode;
-  validateBody(wrapped(properties), body);
-  const att = (body as { volumeAttachment: Record<string, unknown> }).volumeAttachment;
+  const schema = version.atLeast(ENHANCEMENTS_VERSION)
+    ? createV2105
+    : version.atLeast('2.79')
+      ? createV279
+      : version.atLeast('2.49')
+        ? createV249
+        : create;
+  const att = validateBody(schema, body).volumeAttachment;
   return {
-    volumeId: att['volumeId'] as string,
-    device: (att['device'] as string | null | undefined) ?? null,
-    tag: (att['tag'] as string | undefined) ?? null,
-    deleteOnTermination: toBool(att['delete_on_termination']),
-    attachMode: (att['attach_mode'] as 'ro' | 'rw' | undefined) ?? null,
+    volumeId: att.volumeId,
+    device: att.device ?? null,
+    tag: att.tag ?? null,
+    deleteOnTermination: toBool(att.delete_on_termination),
+    attachMode: att.attach_mode ?? null,
   };
 }
 
@@ -74,23 +131,15 @@ export interface UpdateBody {
   deleteOnTermination?: boolean;
 }
 
-/**
- * PUT: only volumeId below 2.85 (`device` is refused); from 2.85 also id/serverId/device/tag,
- * which must not change, and delete_on_termination. Never attach_mode (the spec leaves PUT alone).
- */
+/** PUT: the microversion's schema; keys given are kept (they must match what the attachment has). */
 export function parseUpdateBody(body: unknown, version: Microversion): UpdateBody {
-  const properties: Record<string, JsonSchema> = { volumeId: uuid };
-  if (version.atLeast('2.85')) {
-    Object.assign(properties, { device, tag, delete_on_termination: boolean, serverId: uuid, id: uuid });
-  }
-  validateBody(wrapped(properties), body);
-  const att = (body as { volumeAttachment: Record<string, unknown> }).volumeAttachment;
-  const out: UpdateBody = { volumeId: att['volumeId'] as string };
-  if ('id' in att) out.id = att['id'] as string;
-  if ('serverId' in att) out.serverId = att['serverId'] as string;
-  if ('device' in att) out.device = att['device'] as string | null;
-  if ('tag' in att) out.tag = att['tag'] as string;
-  if ('delete_on_termination' in att) out.deleteOnTermination = toBool(att['delete_on_termination']);
+  const att = validateBody(version.atLeast('2.85') ? updateV285 : update, body).volumeAttachment;
+  const out: UpdateBody = { volumeId: att.volumeId };
+  if (att.id !== undefined) out.id = att.id;
+  if (att.serverId !== undefined) out.serverId = att.serverId;
+  if (att.device !== undefined) out.device = att.device;
+  if (att.tag !== undefined) out.tag = att.tag;
+  if (att.delete_on_termination !== undefined) out.deleteOnTermination = toBool(att.delete_on_termination);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pyRepr, pyStr } from '../../platform/validation/py-repr.js';
-import { firstError, type Schema, types } from './json-schema.js';
+import { firstError, type Schema, types } from './validation.js';
 
 describe('pyRepr / pyStr', () => {
   it('prints JSON values as Python does', () => {

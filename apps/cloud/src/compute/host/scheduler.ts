@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import type { FlavorSnapshot } from '../store/servers.store.js';
-import { type ComputeHost, listComputeHosts } from './hosts.service.js';
+import { type ComputeHost, listComputeHosts } from './compute-hosts.js';
 
 /**
  * The emulated nova-scheduler over the hosts the discovery service reports (the same usage the

@@ -1,9 +1,8 @@
-import { ATTACH_MODE_MIN_SERVICE_VERSION } from '../hosts.js';
-import type { AttachHost } from '../store/bdms.store.js';
-import type { ServerRow } from '../store/servers.store.js';
-import type { AuthContext } from '../../platform/http/context.js';
-import { badRequest, conflict, notFound, OpenStackError } from '../../platform/http/errors.js';
-import { newRequestId } from '../../platform/ids.js';
+import { ATTACH_MODE_MIN_SERVICE_VERSION } from './hosts.js';
+import type { AttachHost } from './store/bdms.store.js';
+import type { ServerRow } from './store/servers.store.js';
+import type { AuthContext } from '../platform/http/context.js';
+import { badRequest, conflict, notFound } from '../platform/http/errors.js';
 
 /**
  * Nova's messages and state rules for volume attach, detach and swap (reference 1.5-1.9),
@@ -80,24 +79,14 @@ export function assertShelvedAllowed(server: ServerRow, action: string, atLeast2
 export function assertHostCanAttach(
   host: AttachHost,
   server: ServerRow,
-  volume: { id: string; multiattach: number },
+  volume: { id: string; multiattach: boolean },
   attachMode: AttachMode,
   tag: string | null,
 ): void {
   if (attachMode === 'ro' && host.serviceVersion < ATTACH_MODE_MIN_SERVICE_VERSION) {
     throw attachModeNotSupported(server.id);
   }
-  if (volume.multiattach === 1 && !host.supportsMultiattach) throw multiattachNotSupportedByDriver(volume.id);
+  if (volume.multiattach && !host.supportsMultiattach) throw multiattachNotSupportedByDriver(volume.id);
   // Only the libvirt (and hyperv) drivers report supports_device_tagging.
   if (tag !== null && host.hypervisorType === 'ironic') throw badRequest(TAGGED_NOT_SUPPORTED);
-}
-
-/**
- * How nova/volume/cinder.py turns a Cinder 400 into its own error: `InvalidInput` carrying the
- * client's text (message, status, request id). Server create wraps it once more in InvalidVolume.
- */
-export function cinderBadRequest(err: unknown, wrapInvalidVolume: boolean): unknown {
-  if (!(err instanceof OpenStackError) || err.status !== 400) return err;
-  const text = `Invalid input received: ${err.message} (HTTP 400) (Request-ID: ${newRequestId()})`;
-  return badRequest(wrapInvalidVolume ? `Invalid volume: ${text}` : text);
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type JsonSchema, nonNegativeIntParam, validateBody, validateQuery } from './request-schema.js';
+import {
+  type JsonSchema,
+  nonNegativeIntParam,
+  requestSchema,
+  validateBody,
+  validateQuery,
+} from './validation.js';
 
 const thrown = (f: () => void) => {
   try {
@@ -28,18 +34,20 @@ describe("Nova's wording of the first schema error", () => {
   };
 
   it('names the last path element for a body, the bare message at the top level', () => {
-    expect(thrown(() => validateBody(schema, { server: { name: 'a', tags: ['x', 1] } }))).toBe(
+    expect(thrown(() => validateBody(requestSchema(schema), { server: { name: 'a', tags: ['x', 1] } }))).toBe(
       "Invalid input for field/attribute 1. Value: 1. 1 is not of type 'string'",
     );
-    expect(thrown(() => validateBody(schema, { server: {} }))).toBe(
+    expect(thrown(() => validateBody(requestSchema(schema), { server: {} }))).toBe(
       "Invalid input for field/attribute server. Value: {}. 'name' is a required property",
     );
-    expect(thrown(() => validateBody(schema, { x: 1 }))).toBe("'server' is a required property");
-    expect(thrown(() => validateBody(schema, undefined))).toBe("None is not of type 'object'");
+    expect(thrown(() => validateBody(requestSchema(schema), { x: 1 }))).toBe(
+      "'server' is a required property",
+    );
+    expect(thrown(() => validateBody(requestSchema(schema), undefined))).toBe("None is not of type 'object'");
   });
 
   it("shows InvalidName's own text", () => {
-    expect(thrown(() => validateBody(schema, { server: { name: ' a' } }))).toBe(
+    expect(thrown(() => validateBody(requestSchema(schema), { server: { name: ' a' } }))).toBe(
       "An invalid 'name' value was provided. The name must be: printable characters. Can not start or end with whitespace.",
     );
   });
@@ -60,7 +68,7 @@ describe("Nova's wording of the first schema error", () => {
 });
 
 describe('format checks stay linear on long input', () => {
-  const body = (props: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties: props });
+  const body = (props: Record<string, JsonSchema>) => requestSchema({ type: 'object', properties: props });
   const timed = (f: () => void) => {
     const started = performance.now();
     thrown(f);
