@@ -210,7 +210,7 @@ describe('AttachVolumeDialog from a server', () => {
 
   it('shows a Cinder 400 inline and keeps the dialog open', async () => {
     const { user, onClose } = setup({
-      attach: apiError(400, 'bad_request', 'Invalid volume: Volume status must be available or in-use.'),
+      attach: apiError(400, 'cloud_rejected', 'Invalid volume: Volume status must be available or in-use.'),
     });
     await user.click(await screen.findByRole('radio', { name: /scratch/ }));
     await user.click(submit());

@@ -192,7 +192,7 @@ describe('Create volume dialog', () => {
       routes({
         [`POST ${apiPaths.volumes}`]: apiError(
           413,
-          'over_quota',
+          'over_limit',
           'VolumeSizeExceedsAvailableQuota: Requested volume exceeds allowed gigabytes quota.',
         ),
       }),
