@@ -1,3 +1,4 @@
+import { apiPaths } from '@sv/shared';
 import type { Express } from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,23 @@ describe('GET /api/openapi.json', () => {
       .sort();
     expect(open).toEqual(['GET /api/health', 'GET /api/openapi.json', 'POST /api/session']);
     expect(doc.paths['/api/volumes'].get.security).toEqual([{ session: [] }]);
+  });
+
+  it("serves every path the web app's apiPaths can build", () => {
+    const patterns = documentedRoutes(doc).map(
+      (r) => new RegExp(`^${r.path.replace(/:[A-Za-z0-9_]+/g, '[^/]+').replace(/\./g, '\\.')}$`),
+    );
+    const built = Object.entries(apiPaths).map(([name, p]) => [
+      name,
+      (typeof p === 'function' ? (p as (...ids: string[]) => string)('id-1', 'id-2') : p).split('?')[0]!,
+    ]);
+    expect(built.length).toBeGreaterThan(20);
+    for (const [name, path] of built) {
+      expect(
+        patterns.some((re) => re.test(path!)),
+        `apiPaths.${name} (${path}) is no route of the table`,
+      ).toBe(true);
+    }
   });
 
   it('lists the error codes of the shared contract', () => {
