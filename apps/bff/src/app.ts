@@ -21,9 +21,10 @@ import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
 import { accessLog } from './platform/access-log.js';
 import { ApiError, errorHandler, notFound } from './platform/errors.js';
-import { databaseProbe, HealthMonitor, healthRoute } from './platform/health.js';
+import { databaseProbe, HealthMonitor, healthRoutes } from './platform/health.js';
 import type { Logger } from './platform/logger.js';
 import { ChangeBus } from './platform/events.js';
+import { type ApiRoute, registerRoutes } from './platform/route-table.js';
 import { requireSameOrigin } from './platform/same-origin.js';
 import { clearSessionCookie, loadSession, requireCsrf } from './platform/session.js';
 import type { SessionStore } from './platform/session-store.js';
@@ -76,7 +77,6 @@ export function createBffApp(deps: BffDeps): Express {
   const keystone = keystoneClient(config.authUrl);
   const auth = authService(config, keystone, sessions);
 
-  // For load balancers and the dashboard's banner: no session, no body parsing, no cookie.
   const health = new HealthMonitor(
     [
       { name: 'cloud', label: 'the cloud', target: config.authUrl, check: () => keystone.ping(2_000) },
@@ -84,24 +84,37 @@ export function createBffApp(deps: BffDeps): Express {
     ],
     logger,
   );
-  app.get('/api/health', healthRoute(health));
 
+  // The route table: every /api route, declared once by its feature (features/<name>/<name>.routes.ts).
+  // Express serves it and GET /api/openapi.json documents it.
+  const routes: ApiRoute[] = [
+    ...healthRoutes(health),
+    ...authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)),
+    ...volumesRoutes(changes),
+    ...serversRoutes(changes),
+    ...attachmentsRoutes(changes, volumeLock),
+    ...catalogRoutes(),
+    ...hostsRoutes(),
+    ...launchRoutes({ config, logger, changes, volumeLock }),
+    ...preflightRoutes(),
+    ...topologyRoutes(),
+    ...eventsRoutes(changes, { logger }),
+  ];
+  routes.push(...openapiRoutes(() => routes));
+
+  // Routes that need no session (health) answer before any body parsing or session lookup.
+  registerRoutes(
+    app,
+    routes.filter((r) => r.session === 'none'),
+  );
   const api = Router();
   // Only the API needs bodies and sessions: the static app is served without a session lookup.
   api.use('/api', requireSameOrigin(config.allowedOrigins), ...jsonBodies('256kb'));
   api.use('/api', loadSession(sessions, logger), requireCsrf);
-  api.use(authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)));
-  // Feature routers: one line each (features/<name>/<name>.routes.ts).
-  api.use(volumesRoutes(changes));
-  api.use(serversRoutes(changes));
-  api.use(attachmentsRoutes(changes, volumeLock));
-  api.use(catalogRoutes());
-  api.use(hostsRoutes());
-  api.use(launchRoutes({ config, logger, changes, volumeLock }));
-  api.use(openapiRoutes());
-  api.use(preflightRoutes());
-  api.use(topologyRoutes());
-  api.use(eventsRoutes(changes, { logger }));
+  registerRoutes(
+    api,
+    routes.filter((r) => r.session !== 'none'),
+  );
   api.use('/api', () => {
     throw notFound('There is no such API path.');
   });

@@ -1,3 +1,4 @@
+import type { AttachMode } from '@sv/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '@sv/shared';
 import { attachmentsService } from '../src/features/attachments/attachments.service.js';
@@ -224,7 +225,7 @@ describe('joinHolds (where each field comes from)', () => {
       },
     ],
   };
-  const cinder = (id: string, serverId: string, mode: 'rw' | 'ro', status = 'attached') => ({
+  const cinder = (id: string, serverId: string, mode: AttachMode, status = 'attached') => ({
     id,
     volumeId: 'v',
     serverId,

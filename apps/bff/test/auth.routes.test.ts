@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type TestStack } from './helpers/stack.js';
-
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+import { describe, expect, it } from './helpers/fixtures.js';
 
 describe('sessions', () => {
-  it('signs in with Keystone, sets an HttpOnly SameSite cookie, and never returns the token', async () => {
+  it('signs in with Keystone, sets an HttpOnly SameSite cookie, and never returns the token', async ({
+    stack,
+  }) => {
     const c = stack.client();
     const res = await c.post('/api/session', { username: 'demo', password: 'demo' });
     expect(res.status).toBe(201);
@@ -31,7 +24,7 @@ describe('sessions', () => {
     expect(again.status).toBe(200);
   });
 
-  it('answers a wrong password with a clear 401 and no cookie', async () => {
+  it('answers a wrong password with a clear 401 and no cookie', async ({ stack }) => {
     const c = stack.client();
     const res = await c.post('/api/session', { username: 'demo', password: 'nope' });
     expect(res.status).toBe(401);
@@ -39,7 +32,7 @@ describe('sessions', () => {
     expect(c.cookie).toBeNull();
   });
 
-  it('refuses a mutation without the CSRF token', async () => {
+  it('refuses a mutation without the CSRF token', async ({ stack }) => {
     const c = await stack.signIn('demo');
     const res = await c.request('DELETE', '/api/session', undefined, { 'X-CSRF-Token': 'wrong' });
     expect(res.status).toBe(403);
@@ -47,7 +40,7 @@ describe('sessions', () => {
     expect((await c.get('/api/session')).status).toBe(200);
   });
 
-  it('logs out, revoking the token', async () => {
+  it('logs out, revoking the token', async ({ stack }) => {
     const c = await stack.signIn('demo');
     const session = await stack.sessions.get(decodeURIComponent(c.cookie!.split('=')[1]!));
     expect((await c.delete('/api/session')).status).toBe(204);
@@ -58,7 +51,7 @@ describe('sessions', () => {
     expect(check.status).toBe(401);
   });
 
-  it('validates the login body with the shared schema', async () => {
+  it('validates the login body with the shared schema', async ({ stack }) => {
     const res = await stack.client().post('/api/session', { username: '', password: 'x' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
@@ -67,7 +60,7 @@ describe('sessions', () => {
     });
   });
 
-  it('sends a strict Content-Security-Policy', async () => {
+  it('sends a strict Content-Security-Policy', async ({ stack }) => {
     const res = await stack.client().get('/api/health');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");

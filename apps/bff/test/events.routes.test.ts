@@ -10,6 +10,7 @@ import { OpenStackFault } from '../src/openstack/fault.js';
 import { ChangeBus } from '../src/platform/events.js';
 import { errorHandler } from '../src/platform/errors.js';
 import { createLogger } from '../src/platform/logger.js';
+import { registerRoutes } from '../src/platform/route-table.js';
 import { loadSession } from '../src/platform/session.js';
 import { cloudData } from './helpers/cloud-data.js';
 import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';
@@ -168,7 +169,8 @@ describe('the stream itself (a BFF with short intervals)', () => {
     const app = express();
     app.use(cookieParser());
     app.use(loadSession(stack.sessions));
-    app.use(
+    registerRoutes(
+      app,
       eventsRoutes(bus, {
         heartbeatMs: 50,
         pollMs: 20,

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type TestStack } from './helpers/stack.js';
-
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+import { describe, expect, it } from './helpers/fixtures.js';
 
 describe('hosts (admin)', () => {
-  it('lists compute hosts with zone, state, version and what they can attach', async () => {
-    const admin = await stack.signIn('admin');
+  it('lists compute hosts with zone, state, version and what they can attach', async ({
+    operator: admin,
+  }) => {
     const res = await admin.get('/api/hosts');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('extension');
@@ -31,8 +23,7 @@ describe('hosts (admin)', () => {
     ).toBe(true);
   });
 
-  it('refuses members with 403 forbidden', async () => {
-    const demo = await stack.signIn('demo');
+  it('refuses members with 403 forbidden', async ({ member: demo }) => {
     const res = await demo.get('/api/hosts');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');
@@ -40,7 +31,7 @@ describe('hosts (admin)', () => {
 });
 
 describe('hosts on a cloud without the extension', () => {
-  it('joins os-services and os-hypervisors, leaving unknowns null', async () => {
+  it('joins os-services and os-hypervisors, leaving unknowns null', async ({ stack }) => {
     const { cloudFor } = await import('../src/openstack/cloud-client.js');
     const { listComputeHosts } = await import('../src/openstack/nova.js');
     const admin = await stack.signIn('admin');

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inventory } from './helpers/inventory.js';
-import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';
+import { describe, expect, it, test } from './helpers/fixtures.js';
 
-let stack: TestStack;
-let inv: ReturnType<typeof inventory>;
-let demo: ApiClient;
-let admin: ApiClient;
-beforeAll(async () => {
-  stack = await startStack();
-  inv = inventory(stack);
+test.beforeAll(async ({ inv }) => {
   await inv.modernHostsOnly();
-  demo = await stack.signIn('demo');
-  admin = await stack.signIn('admin');
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('servers', () => {
-  it('lists servers in camelCase with flavor, image name and attachments; no host for members', async () => {
+  it('lists servers in camelCase with flavor, image name and attachments; no host for members', async ({
+    inv,
+    member: demo,
+  }) => {
     const srv = await inv.server('demo', 'web-1');
     const vol = await inv.volume('demo', 'web-data', { shared: true });
     await inv.attach('demo', srv, vol, 'ro');
@@ -41,7 +31,11 @@ describe('servers', () => {
     expect(s).not.toHaveProperty('OS-EXT-STS:vm_state');
   });
 
-  it('shows one server with its attachments (device from Nova, state from Cinder)', async () => {
+  it('shows one server with its attachments (device from Nova, state from Cinder)', async ({
+    inv,
+    member: demo,
+    operator: admin,
+  }) => {
     const srv = await inv.server('demo', 'db-1');
     const vol = await inv.volume('demo', 'db-data');
     await inv.attach('demo', srv, vol);
@@ -62,14 +56,18 @@ describe('servers', () => {
     expect(asAdmin.body.attachments[0].host).toBe(asAdmin.body.host);
   });
 
-  it("answers an unknown server with Nova's 404 message", async () => {
+  it("answers an unknown server with Nova's 404 message", async ({ member: demo }) => {
     const res = await demo.get('/api/servers/00000000-0000-0000-0000-000000000000');
     expect(res.status).toBe(404);
     expect(res.body.error).toMatchObject({ code: 'not_found', details: { service: 'compute' } });
     expect(res.body.error.message).toMatch(/could not be found/);
   });
 
-  it('lets admins list every project with ?all=1 and refuses members', async () => {
+  it('lets admins list every project with ?all=1 and refuses members', async ({
+    inv,
+    member: demo,
+    operator: admin,
+  }) => {
     await inv.server('admin', 'admin-srv');
     const all = await admin.get('/api/servers?all=1');
     expect(all.status).toBe(200);
@@ -82,7 +80,7 @@ describe('servers', () => {
     expect(refused.body.error.code).toBe('forbidden');
   });
 
-  it('deletes a server (202) and it goes away', async () => {
+  it('deletes a server (202) and it goes away', async ({ stack, inv, member: demo }) => {
     const srv = await inv.server('demo', 'temp');
     const res = await demo.delete(`/api/servers/${srv}`);
     expect(res.status).toBe(202);

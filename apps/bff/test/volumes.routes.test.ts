@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inventory } from './helpers/inventory.js';
-import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';
+import { describe, expect, it, test } from './helpers/fixtures.js';
 
-let stack: TestStack;
-let inv: ReturnType<typeof inventory>;
-let demo: ApiClient;
-let admin: ApiClient;
-beforeAll(async () => {
-  stack = await startStack();
-  inv = inventory(stack);
+test.beforeAll(async ({ inv }) => {
   await inv.modernHostsOnly();
-  demo = await stack.signIn('demo');
-  admin = await stack.signIn('admin');
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('volumes', () => {
-  it('creates a shared volume and lists it in camelCase', async () => {
+  it('creates a shared volume and lists it in camelCase', async ({ stack, member: demo }) => {
     const created = await demo.post('/api/volumes', { name: 'data', sizeGb: 2, type: 'multiattach' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'data', sizeGb: 2, shared: true, type: 'multiattach' });
@@ -30,14 +17,14 @@ describe('volumes', () => {
     expect(v).not.toHaveProperty('volume_type');
   });
 
-  it('marks an empty volume bootable when asked', async () => {
+  it('marks an empty volume bootable when asked', async ({ stack, member: demo }) => {
     const res = await demo.post('/api/volumes', { name: 'boot', sizeGb: 1, bootable: true });
     expect(res.status).toBe(201);
     await stack.cloud.settle();
     expect((await demo.get(`/api/volumes/${res.body.id}`)).body.bootable).toBe(true);
   });
 
-  it('validates the body with the shared schema', async () => {
+  it('validates the body with the shared schema', async ({ member: demo }) => {
     const res = await demo.post('/api/volumes', { name: '', sizeGb: 0 });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
@@ -47,7 +34,7 @@ describe('volumes', () => {
     });
   });
 
-  it("passes Cinder's refusal on with its message (unknown type)", async () => {
+  it("passes Cinder's refusal on with its message (unknown type)", async ({ member: demo }) => {
     const res = await demo.post('/api/volumes', { name: 'x', sizeGb: 1, type: 'no-such-type' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
@@ -56,7 +43,11 @@ describe('volumes', () => {
     });
   });
 
-  it('shows holders with server name, device, mode, state and since; hosts only to admins', async () => {
+  it('shows holders with server name, device, mode, state and since; hosts only to admins', async ({
+    inv,
+    member: demo,
+    operator: admin,
+  }) => {
     const vol = await inv.volume('demo', 'held', { shared: true });
     const a = await inv.server('demo', 'holder-a');
     const b = await inv.server('demo', 'holder-b');
@@ -90,7 +81,11 @@ describe('volumes', () => {
     expect(listed.attachments.map((x: { mode: string }) => x.mode).sort()).toEqual(['ro', 'rw']);
   });
 
-  it('lets admins list every project with ?all=1 and refuses members', async () => {
+  it('lets admins list every project with ?all=1 and refuses members', async ({
+    inv,
+    member: demo,
+    operator: admin,
+  }) => {
     const mine = await inv.volume('admin', 'admins-own');
     const all = await admin.get('/api/volumes?all=1');
     expect(all.status).toBe(200);
@@ -108,7 +103,7 @@ describe('volumes', () => {
     expect((await demo.get('/api/volumes?all=maybe')).status).toBe(400);
   });
 
-  it('deletes a volume (202) and 404s afterwards', async () => {
+  it('deletes a volume (202) and 404s afterwards', async ({ stack, inv, member: demo }) => {
     const vol = await inv.volume('demo', 'doomed');
     const res = await demo.delete(`/api/volumes/${vol}`);
     expect(res.status).toBe(202);
@@ -119,7 +114,10 @@ describe('volumes', () => {
     expect(gone.body.error.code).toBe('not_found');
   });
 
-  it("refuses to delete an attached volume with Cinder's message, not a 500", async () => {
+  it("refuses to delete an attached volume with Cinder's message, not a 500", async ({
+    inv,
+    member: demo,
+  }) => {
     const vol = await inv.volume('demo', 'busy');
     const srv = await inv.server('demo', 'busy-holder');
     await inv.attach('demo', srv, vol);
@@ -129,7 +127,7 @@ describe('volumes', () => {
     expect(res.body.error.details).toMatchObject({ service: 'block-storage', status: 400 });
   });
 
-  it('needs a session and the CSRF token', async () => {
+  it('needs a session and the CSRF token', async ({ stack, member: demo }) => {
     expect((await stack.client().get('/api/volumes')).status).toBe(401);
     const res = await demo.request(
       'POST',

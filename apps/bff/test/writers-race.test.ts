@@ -122,76 +122,73 @@ describe('concurrent read-write attaches through one BFF', () => {
 
 const url = process.env.TEST_DATABASE_URL;
 
-if (!url) {
-  describe('concurrent read-write attaches through two BFFs on one PostgreSQL', () => {
-    it.skip('skipped: TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)', () => {});
-  });
-}
+describe.runIf(url)(
+  'concurrent read-write attaches through two BFFs on one PostgreSQL (needs TEST_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)',
+  () => {
+    let stack: TestStack;
+    let inv: ReturnType<typeof inventory>;
+    const bffs: { server: Server; lock: PgVolumeLock; demo: ApiClient }[] = [];
+    const servers: string[] = [];
+    // Each run takes its own lock keys, so parallel runs on one database do not wait on each other.
+    const namespace = `writers-race-${randomBytes(4).toString('hex')}`;
 
-describe.runIf(url)('concurrent read-write attaches through two BFFs on one PostgreSQL', () => {
-  let stack: TestStack;
-  let inv: ReturnType<typeof inventory>;
-  const bffs: { server: Server; lock: PgVolumeLock; demo: ApiClient }[] = [];
-  const servers: string[] = [];
-  // Each run takes its own lock keys, so parallel runs on one database do not wait on each other.
-  const namespace = `writers-race-${randomBytes(4).toString('hex')}`;
+    beforeAll(async () => {
+      // The first stack gives the cloud and a client factory; the two BFFs under test are built here.
+      stack = await startStack();
+      inv = inventory(stack);
+      await inv.modernHostsOnly();
+      for (let i = 0; i < 2; i++) {
+        const config: BffConfig = {
+          ...loadConfig({}),
+          port: 0,
+          authUrl: `${stack.cloud.url}/identity/v3`,
+          sessionDatabaseUrl: url!,
+          logLevel: 'silent',
+          webDist: '/nonexistent',
+          loginRateLimit: 1000,
+        };
+        const logger = createLogger('silent');
+        const lock = new PgVolumeLock(url!, logger, { namespace });
+        const app = createBffApp({ config, logger, sessions: new MemorySessionStore(), volumeLock: lock });
+        const server: Server = await new Promise((resolve) => {
+          const s = app.listen(0, '127.0.0.1', () => resolve(s));
+        });
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        bffs.push({ server, lock, demo: await signInAt(base) });
+      }
+      for (let i = 0; i < N; i++) servers.push(await inv.server('demo', `pg-race-${i}`));
+    });
+    afterAll(async () => {
+      for (const b of bffs) {
+        await new Promise<void>((resolve) => b.server.close(() => resolve()));
+        b.server.closeAllConnections();
+        await b.lock.close();
+      }
+      await stack?.close();
+    });
 
-  beforeAll(async () => {
-    // The first stack gives the cloud and a client factory; the two BFFs under test are built here.
-    stack = await startStack();
-    inv = inventory(stack);
-    await inv.modernHostsOnly();
-    for (let i = 0; i < 2; i++) {
-      const config: BffConfig = {
-        ...loadConfig({}),
-        port: 0,
-        authUrl: `${stack.cloud.url}/identity/v3`,
-        sessionDatabaseUrl: url!,
-        logLevel: 'silent',
-        webDist: '/nonexistent',
-        loginRateLimit: 1000,
-      };
-      const logger = createLogger('silent');
-      const lock = new PgVolumeLock(url!, logger, { namespace });
-      const app = createBffApp({ config, logger, sessions: new MemorySessionStore(), volumeLock: lock });
-      const server: Server = await new Promise((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      bffs.push({ server, lock, demo: await signInAt(base) });
-    }
-    for (let i = 0; i < N; i++) servers.push(await inv.server('demo', `pg-race-${i}`));
-  });
-  afterAll(async () => {
-    for (const b of bffs) {
-      await new Promise<void>((resolve) => b.server.close(() => resolve()));
-      b.server.closeAllConnections();
-      await b.lock.close();
-    }
-    await stack?.close();
-  });
+    // Alternate between the two BFFs, as a load balancer would.
+    const attach: Attach = (s, body) => {
+      const i = servers.indexOf(s);
+      return bffs[i % 2]!.demo.post(`/api/servers/${s}/attachments`, body);
+    };
 
-  // Alternate between the two BFFs, as a load balancer would.
-  const attach: Attach = (s, body) => {
-    const i = servers.indexOf(s);
-    return bffs[i % 2]!.demo.post(`/api/servers/${s}/attachments`, body);
-  };
+    it('without the acknowledgement: exactly one writer across both BFFs', async () => {
+      const vol = await inv.volume('demo', 'pg-race-unacked', { shared: true });
+      const winner = expectOneWriter(await attachAll(attach, servers, vol, false));
+      await stack.cloud.settle();
+      expect(await rwHolders(bffs[0]!.demo, vol)).toEqual([winner]);
+    });
 
-  it('without the acknowledgement: exactly one writer across both BFFs', async () => {
-    const vol = await inv.volume('demo', 'pg-race-unacked', { shared: true });
-    const winner = expectOneWriter(await attachAll(attach, servers, vol, false));
-    await stack.cloud.settle();
-    expect(await rwHolders(bffs[0]!.demo, vol)).toEqual([winner]);
-  });
-
-  it('with the acknowledgement: all ten attach read-write', async () => {
-    const vol = await inv.volume('demo', 'pg-race-acked', { shared: true });
-    const results = await attachAll(attach, servers, vol, true);
-    expect(results.map((x) => x.r.status)).toEqual(Array(N).fill(201));
-    await stack.cloud.settle();
-    expect(await rwHolders(bffs[1]!.demo, vol)).toEqual([...servers].sort());
-  });
-});
+    it('with the acknowledgement: all ten attach read-write', async () => {
+      const vol = await inv.volume('demo', 'pg-race-acked', { shared: true });
+      const results = await attachAll(attach, servers, vol, true);
+      expect(results.map((x) => x.r.status)).toEqual(Array(N).fill(201));
+      await stack.cloud.settle();
+      expect(await rwHolders(bffs[1]!.demo, vol)).toEqual([...servers].sort());
+    });
+  },
+);
 
 /** A signed-in demo client against a BFF at `base` (the stack's client only knows its own BFF). */
 async function signInAt(base: string): Promise<ApiClient> {

@@ -2,6 +2,7 @@ export * from './api-paths.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './health.js';
+export * from './holds.js';
 export * from './hosts.js';
 export * from './launch.js';
 export * from './preflight.js';

@@ -1,6 +1,7 @@
-import { type CloudClient, COMPUTE } from './cloud-client.js';
+import { type AttachMode, isLiveHoldState } from '@sv/shared';
+import type { CloudClient } from './cloud-client.js';
 import { OpenStackFault } from './fault.js';
-import { versionAtLeast } from './discovery.js';
+import { COMPUTE } from './microversions.js';
 import {
   type CinderAttachment,
   type CinderVolume,
@@ -8,13 +9,7 @@ import {
   hasAttachmentsApi,
   listVolumeAttachments,
 } from './cinder.js';
-import {
-  type AttachMode,
-  findServer,
-  listServerAttachments,
-  type NovaAttachment,
-  type NovaServer,
-} from './nova.js';
+import { findServer, listServerAttachments, type NovaAttachment, type NovaServer } from './nova.js';
 
 /**
  * One server's hold on one volume, joined from what Nova and Cinder each know:
@@ -52,11 +47,8 @@ export interface HoldSources {
   withHosts: boolean;
 }
 
-/** States in which an attachment no longer holds its volume. */
+/** Records that have ended: they join nothing (a failed one, error_*, is still shown, as not live). */
 const GONE = new Set(['detached', 'deleted']);
-
-/** A record that still holds its volume (failed ones hold nothing, as Cinder's status rule says). */
-const live = (state: string) => !GONE.has(state) && !state.startsWith('error');
 
 /**
  * Joins every source into one record per attachment. Each source may be partial (a member does
@@ -162,8 +154,7 @@ async function novaHoldsOf(cloud: CloudClient, serverId: string): Promise<NovaAt
 }
 
 /** Whether Nova's attachment list names Cinder's attachment ids (2.89), so records join exactly. */
-const novaNamesAttachments = (cloud: CloudClient) =>
-  versionAtLeast(cloud.session.capabilities.compute.maxVersion, COMPUTE.attachmentIds);
+const novaNamesAttachments = (cloud: CloudClient) => cloud.computeHas(COMPUTE.attachmentIds);
 
 /** Cinder's attachment records of one volume (every project's for an admin). */
 export const attachmentRecordsOf = (cloud: CloudClient, volumeId: string): Promise<CinderAttachment[]> =>
@@ -270,7 +261,7 @@ export async function writersOf(
   let records: CinderAttachment[];
   if (hasAttachmentsApi(cloud)) {
     records = (await attachmentRecordsOf(cloud, volumeId)).filter(
-      (c) => others(c) && live(c.status) && c.mode !== 'ro',
+      (c) => others(c) && isLiveHoldState(c.status) && c.mode !== 'ro',
     );
   } else {
     // Below 3.27 only the volume's attached list exists (and no shared volume: Nova needs 3.48 for that).

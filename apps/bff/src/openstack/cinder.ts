@@ -1,7 +1,8 @@
-import { type CloudClient, VOLUME } from './cloud-client.js';
+import { type AttachMode, attachModeSchema } from '@sv/shared';
+import type { CloudClient } from './cloud-client.js';
 import { OpenStackFault } from './fault.js';
-import { versionAtLeast } from './discovery.js';
-import type { AttachMode } from './nova.js';
+import { VOLUME } from './microversions.js';
+import { type CollectionPage, listAllPages, queryString } from './paging.js';
 
 /** Cinder calls the BFF makes, turned into plain objects. Only this file knows Cinder's JSON. */
 
@@ -101,25 +102,11 @@ interface RawAttachment {
   detached_at?: string;
 }
 
-interface Link {
-  rel: string;
-  href: string;
-}
-
-const PAGE = 1000;
-
 /** Cinder prints naive UTC times (`2026-11-21T12:22:04.000000`); the web gets ISO with a zone. */
 export function cinderIso(t: string | null | undefined): string | null {
   if (!t) return null;
   return /[zZ]|[+-]\d\d:?\d\d$/.test(t) ? t : `${t}Z`;
 }
-
-const query = (params: Record<string, string | undefined>) => {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
-  const s = q.toString();
-  return s ? `?${s}` : '';
-};
 
 const readVersion = (cloud: CloudClient) => cloud.volumeVersion(VOLUME.base);
 
@@ -154,7 +141,7 @@ function toAttachment(a: RawAttachment): CinderAttachment {
     volumeId: a.volume_id,
     serverId: a.instance,
     status: a.status,
-    mode: a.attach_mode === 'ro' || a.attach_mode === 'rw' ? a.attach_mode : null,
+    mode: attachModeSchema.safeParse(a.attach_mode).data ?? null,
     attachedAt: cinderIso(a.attached_at),
     detachedAt: cinderIso(a.detached_at),
   };
@@ -167,26 +154,19 @@ export async function listVolumes(
   cloud: CloudClient,
   opts: { allProjects?: boolean; projectId?: string } = {},
 ): Promise<CinderVolume[]> {
-  const out: CinderVolume[] = [];
-  let marker: string | undefined;
-  for (;;) {
-    const res = await cloud.cinder<{ volumes: RawVolume[]; volumes_links?: Link[] }>(
+  const volumes = await listAllPages<RawVolume>('volumes', async (paging) => {
+    const filters = {
+      all_tenants: opts.allProjects || opts.projectId ? '1' : undefined,
+      project_id: opts.projectId,
+    };
+    const res = await cloud.cinder<CollectionPage<RawVolume>>(
       'GET',
-      `/volumes/detail${query({
-        all_tenants: opts.allProjects || opts.projectId ? '1' : undefined,
-        project_id: opts.projectId,
-        limit: String(PAGE),
-        marker,
-      })}`,
+      `/volumes/detail${queryString({ ...filters, ...paging })}`,
       { microversion: readVersion(cloud) },
     );
-    const page = res.body.volumes ?? [];
-    out.push(...page.map(toVolume));
-    const next = res.body.volumes_links?.some((l) => l.rel === 'next');
-    const last = page.at(-1);
-    if (!next || !last) return out;
-    marker = last.id;
-  }
+    return res.body;
+  });
+  return volumes.map(toVolume);
 }
 
 /** One volume; Cinder's 404 (with its message) when it does not exist or is another project's. */
@@ -272,8 +252,7 @@ export async function listVolumeTypes(cloud: CloudClient): Promise<VolumeType[]>
 // --- Attachments --------------------------------------------------------------------------------
 
 /** Whether the cloud has Cinder's attachments API (3.27); below it only `volume.attachments` exist. */
-export const hasAttachmentsApi = (cloud: CloudClient) =>
-  versionAtLeast(cloud.session.capabilities.volume.maxVersion, VOLUME.attachments);
+export const hasAttachmentsApi = (cloud: CloudClient) => cloud.volumeHas(VOLUME.attachments);
 
 /**
  * Cinder's attachment records in every state, with their modes (GET /attachments/detail at up
@@ -284,27 +263,20 @@ export async function listVolumeAttachments(
   opts: { allProjects?: boolean; volumeId?: string; serverId?: string } = {},
 ): Promise<CinderAttachment[]> {
   if (!hasAttachmentsApi(cloud)) return [];
-  const out: CinderAttachment[] = [];
-  let marker: string | undefined;
-  for (;;) {
-    const res = await cloud.cinder<{ attachments: RawAttachment[]; attachments_links?: Link[] }>(
+  const attachments = await listAllPages<RawAttachment>('attachments', async (paging) => {
+    const filters = {
+      all_tenants: opts.allProjects ? '1' : undefined,
+      volume_id: opts.volumeId,
+      instance_id: opts.serverId,
+    };
+    const res = await cloud.cinder<CollectionPage<RawAttachment>>(
       'GET',
-      `/attachments/detail${query({
-        all_tenants: opts.allProjects ? '1' : undefined,
-        volume_id: opts.volumeId,
-        instance_id: opts.serverId,
-        limit: String(PAGE),
-        marker,
-      })}`,
+      `/attachments/detail${queryString({ ...filters, ...paging })}`,
       { microversion: cloud.volumeVersion(VOLUME.modes) },
     );
-    const page = res.body.attachments ?? [];
-    out.push(...page.map(toAttachment));
-    const next = res.body.attachments_links?.some((l) => l.rel === 'next');
-    const last = page.at(-1);
-    if (!next || !last) return out;
-    marker = last.id;
-  }
+    return res.body;
+  });
+  return attachments.map(toAttachment);
 }
 
 /** The name the brief's callers may look for. */

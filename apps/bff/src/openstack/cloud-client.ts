@@ -1,20 +1,7 @@
 import type { SessionData } from '../platform/session-store.js';
 import { OpenStackFault } from './fault.js';
 import { callOpenStack, type OpenStackRequest } from './http.js';
-
-/**
- * Microversions the BFF asks for, capped by what the cloud offers: multiattach needs 2.60,
- * attachment ids in listings 2.89, attach modes and multi-create on one volume 2.105.
- */
-export const COMPUTE = { multiattach: '2.60', attachmentIds: '2.89', enhancements: '2.105' } as const;
-export const VOLUME = { attachments: '3.27', complete: '3.44', modes: '3.54', base: '3.50' } as const;
-
-const cmp = (a: string, b: string) => {
-  const [am = 0, an = 0] = a.split('.').map(Number);
-  const [bm = 0, bn = 0] = b.split('.').map(Number);
-  return am - bm || an - bn;
-};
-const capped = (wanted: string, max: string) => (cmp(wanted, max) <= 0 ? wanted : max);
+import { cappedVersion, versionAtLeast } from './microversions.js';
 
 /** A `.` or `..` path segment (encodeURIComponent keeps dots; URL parsing resolves `%2e` too). */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|\?|$)/i;
@@ -39,6 +26,9 @@ export interface CloudClient {
   /** The highest of `wanted` the cloud supports. */
   computeVersion(wanted: string): string;
   volumeVersion(wanted: string): string;
+  /** Whether the cloud's newest compute (volume) microversion is `version` or later. */
+  computeHas(version: string): boolean;
+  volumeHas(version: string): boolean;
 }
 
 /** Every call the BFF makes to the cloud on a user's behalf goes through here. */
@@ -66,7 +56,9 @@ export function cloudFor(session: SessionData): CloudClient {
     nova: make('compute', session.endpoints.compute, 'compute'),
     cinder: make('block-storage', session.endpoints.volume, 'volume'),
     glance: make('image', session.endpoints.image, null),
-    computeVersion: (wanted) => capped(wanted, session.capabilities.compute.maxVersion),
-    volumeVersion: (wanted) => capped(wanted, session.capabilities.volume.maxVersion),
+    computeVersion: (wanted) => cappedVersion(wanted, session.capabilities.compute.maxVersion),
+    volumeVersion: (wanted) => cappedVersion(wanted, session.capabilities.volume.maxVersion),
+    computeHas: (version) => versionAtLeast(session.capabilities.compute.maxVersion, version),
+    volumeHas: (version) => versionAtLeast(session.capabilities.volume.maxVersion, version),
   };
 }

@@ -1,17 +1,11 @@
 import type { Capabilities } from '@sv/shared';
 import { callOpenStack } from './http.js';
+import { COMPUTE, versionAtLeast } from './microversions.js';
 
 interface VersionDoc {
   version?: { version?: string; min_version?: string };
   versions?: { id: string; status: string; version?: string; min_version?: string }[];
 }
-
-const cmp = (a: string, b: string) => {
-  const [am = 0, an = 0] = a.split('.').map(Number);
-  const [bm = 0, bn = 0] = b.split('.').map(Number);
-  return am - bm || an - bn;
-};
-export const versionAtLeast = (version: string, wanted: string) => cmp(version, wanted) >= 0;
 
 /** Compute's range from its version document (`GET <compute endpoint>`, no token needed). */
 export async function computeRange(computeUrl: string, token: string): Promise<{ min: string; max: string }> {
@@ -37,16 +31,14 @@ export async function hasTopologyExtension(computeUrl: string, token: string): P
   return res.status === 200;
 }
 
-export const ENHANCEMENTS = '2.105';
-
 export function capabilitiesFor(
   compute: { min: string; max: string },
   volume: { min: string; max: string },
   topologyExtension: boolean,
   forceSerial: boolean,
 ): Capabilities {
-  const enhancements = versionAtLeast(compute.max, ENHANCEMENTS);
-  const multiattach = versionAtLeast(compute.max, '2.60');
+  const enhancements = versionAtLeast(compute.max, COMPUTE.enhancements);
+  const multiattach = versionAtLeast(compute.max, COMPUTE.multiattach);
   const serial = forceSerial || !enhancements;
   return {
     compute: { minVersion: compute.min, maxVersion: compute.max },
@@ -57,13 +49,13 @@ export function capabilitiesFor(
       ? { available: true, reason: null }
       : {
           available: false,
-          reason: `This cloud's compute API stops at ${compute.max}; read-only attachments need ${ENHANCEMENTS}.`,
+          reason: `This cloud's compute API stops at ${compute.max}; read-only attachments need ${COMPUTE.enhancements}.`,
         },
     launchStrategy: serial ? 'serial' : 'multi-create',
     launchStrategyReason: forceSerial
       ? 'Servers are created one by one and attached in turn (set by the dashboard configuration).'
       : enhancements
-        ? `One request creates every server on the shared volume (compute ${ENHANCEMENTS}).`
+        ? `One request creates every server on the shared volume (compute ${COMPUTE.enhancements}).`
         : `This cloud's compute API stops at ${compute.max}, so servers are created one by one and the shared volume attached to each in turn.`,
     topologyExtension,
   };

@@ -1,3 +1,4 @@
+import type { ApiErrorCode } from '@sv/shared';
 import { ApiError } from '../platform/errors.js';
 
 /** What an OpenStack service answered when it refused, before the BFF translates it. */
@@ -36,7 +37,7 @@ export function faultFromBody(
   return new OpenStackFault(service, status, message, name, requestId);
 }
 
-const CODES: Record<number, string> = {
+const CODES: Record<number, ApiErrorCode> = {
   400: 'cloud_rejected',
   401: 'session_expired',
   403: 'forbidden',

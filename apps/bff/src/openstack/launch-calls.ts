@@ -1,5 +1,6 @@
 import type { AttachMode } from '@sv/shared';
-import { type CloudClient, COMPUTE } from './cloud-client.js';
+import type { CloudClient } from './cloud-client.js';
+import { COMPUTE, versionAtLeast } from './microversions.js';
 import { OpenStackFault } from './fault.js';
 import type { BlockDevice } from './nova.js';
 
@@ -78,7 +79,7 @@ export function describeSerial(
   data: VolumeMapping[],
 ): string[] {
   const version = cloud.computeVersion(COMPUTE.enhancements);
-  const modes = version === COMPUTE.enhancements;
+  const modes = versionAtLeast(version, COMPUTE.enhancements);
   const retry = boot && count > 1 ? '; retried while the boot volume is reserved or attaching' : '';
   return [
     `POST /servers at compute ${version}, ${count === 1 ? 'once' : `${count} times, one server each`}: ${volumeWords(boot, imageId, [])}${retry}`,

@@ -1,13 +1,13 @@
-import { type CloudClient, COMPUTE } from './cloud-client.js';
+import { type AttachMode, attachModeSchema } from '@sv/shared';
+import type { CloudClient } from './cloud-client.js';
 import { OpenStackFault } from './fault.js';
-import { versionAtLeast } from './discovery.js';
+import { COMPUTE, versionAtLeast } from './microversions.js';
+import { type CollectionPage, listAllPages, queryString } from './paging.js';
 
 /**
  * Nova calls the BFF makes, turned into plain objects. Only this file knows Nova's JSON:
  * the rest of the BFF sees the interfaces below.
  */
-
-export type AttachMode = 'rw' | 'ro';
 
 export interface NovaServer {
   id: string;
@@ -140,19 +140,11 @@ interface RawAttachment {
   delete_on_termination?: boolean;
 }
 
-interface Link {
-  rel: string;
-  href: string;
-}
-
-const PAGE = 1000;
-
 /** The microversion for reading servers and attachments: as new as we understand, capped by the cloud. */
 export const readVersion = (cloud: CloudClient) => cloud.computeVersion(COMPUTE.enhancements);
 
 /** Whether the cloud takes and reports attach modes (the enhancement microversion). */
-export const supportsAttachModes = (cloud: CloudClient) =>
-  versionAtLeast(cloud.session.capabilities.compute.maxVersion, COMPUTE.enhancements);
+export const supportsAttachModes = (cloud: CloudClient) => cloud.computeHas(COMPUTE.enhancements);
 
 const orNull = <T>(v: T | undefined | null | ''): T | null => (v === undefined || v === '' ? null : v);
 
@@ -183,7 +175,7 @@ function toServer(s: RawServer): NovaServer {
   };
 }
 
-const toMode = (m: string | undefined): AttachMode | null => (m === 'ro' || m === 'rw' ? m : null);
+const toMode = (m: string | undefined): AttachMode | null => attachModeSchema.safeParse(m).data ?? null;
 
 function toAttachment(a: RawAttachment): NovaAttachment {
   return {
@@ -197,13 +189,6 @@ function toAttachment(a: RawAttachment): NovaAttachment {
   };
 }
 
-const query = (params: Record<string, string | undefined>) => {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
-  const s = q.toString();
-  return s ? `?${s}` : '';
-};
-
 // --- Servers ------------------------------------------------------------------------------------
 
 /**
@@ -214,28 +199,21 @@ export async function listServers(
   cloud: CloudClient,
   opts: { allProjects?: boolean; reservationId?: string; projectId?: string; host?: string } = {},
 ): Promise<NovaServer[]> {
-  const out: NovaServer[] = [];
-  let marker: string | undefined;
-  for (;;) {
-    const res = await cloud.nova<{ servers: RawServer[]; servers_links?: Link[] }>(
+  const servers = await listAllPages<RawServer>('servers', async (paging) => {
+    const filters = {
+      all_tenants: opts.allProjects ? '1' : undefined,
+      reservation_id: opts.reservationId,
+      project_id: opts.projectId,
+      host: opts.host,
+    };
+    const res = await cloud.nova<CollectionPage<RawServer>>(
       'GET',
-      `/servers/detail${query({
-        all_tenants: opts.allProjects ? '1' : undefined,
-        reservation_id: opts.reservationId,
-        project_id: opts.projectId,
-        host: opts.host,
-        limit: String(PAGE),
-        marker,
-      })}`,
+      `/servers/detail${queryString({ ...filters, ...paging })}`,
       { microversion: readVersion(cloud) },
     );
-    const page = res.body.servers ?? [];
-    out.push(...page.map(toServer));
-    const next = res.body.servers_links?.some((l) => l.rel === 'next');
-    const last = page.at(-1);
-    if (!next || !last) return out;
-    marker = last.id;
-  }
+    return res.body;
+  });
+  return servers.map(toServer);
 }
 
 /** One server; Nova's 404 (with its message) when it does not exist or is another project's. */
@@ -458,7 +436,7 @@ export async function listComputeHosts(cloud: CloudClient): Promise<ComputeHost[
       source: 'extension',
     }));
   }
-  const version = cloud.computeVersion('2.53');
+  const version = cloud.computeVersion(COMPUTE.hostUuids);
   const [services, hypervisors] = await Promise.all([
     cloud.nova<{ services: RawService[] }>('GET', '/os-services?binary=nova-compute', {
       microversion: version,

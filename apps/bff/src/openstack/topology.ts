@@ -1,5 +1,5 @@
+import type { AttachMode } from '@sv/shared';
 import type { CloudClient } from './cloud-client.js';
-import type { AttachMode } from './nova.js';
 
 /**
  * The bundled cloud's os-emulator-topology extension (docs/cloud-extensions.md), turned into

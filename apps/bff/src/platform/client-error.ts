@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { ApiErrorCode } from '@sv/shared';
 import type { Logger } from './logger.js';
 
 /**
@@ -10,7 +11,7 @@ import type { Logger } from './logger.js';
 interface Refusal {
   status: number;
   reason: string;
-  code: string;
+  code: ApiErrorCode;
   message: string;
 }
 

@@ -1,15 +1,16 @@
+import { type ApiErrorCode, apiErrorCodeSchema } from '@sv/shared';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
 /**
- * The BFF's one error type: an HTTP status, a stable snake_case code the web app can branch
- * on, and a message for people. Rendered as `{ error: { code, message, details, requestId } }`:
+ * The BFF's one error type: an HTTP status, a code from the shared contract's list (the web app
+ * branches on it), and a message for people. Rendered as `{ error: { code, message, details, requestId } }`:
  * everything in it reaches the browser, so nothing internal (addresses, socket errors) goes there.
  */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -18,13 +19,13 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
+export const badRequest = (code: ApiErrorCode, message: string, details?: Record<string, unknown>) =>
   new ApiError(400, code, message, details);
 export const notAuthenticated = (message = 'Sign in to continue.') =>
   new ApiError(401, 'not_authenticated', message);
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+export const conflict = (code: ApiErrorCode, message: string, details?: Record<string, unknown>) =>
   new ApiError(409, code, message, details);
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -34,8 +35,18 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const requestId = typeof req.id === 'string' ? req.id : undefined;
     const send = (
       status: number,
-      body: { code: string; message: string; details?: Record<string, unknown> | undefined },
+      body: { code: ApiErrorCode; message: string; details?: Record<string, unknown> | undefined },
     ) => {
+      // A code the contract does not list (typed code cast away) is a broken promise to the web app.
+      if (!apiErrorCodeSchema.safeParse(body.code).success) {
+        log.error({ code: body.code, requestId }, 'error code not in the contract');
+        status = 500;
+        body = {
+          code: 'contract_violation',
+          message: 'The dashboard backend produced an invalid response.',
+          details: { issues: [`error.code: ${String(body.code)} is not a code of the contract`] },
+        };
+      }
       if (status >= 500) noteFailure(res, err);
       res.status(status).json({
         error: {

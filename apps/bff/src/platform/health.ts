@@ -1,8 +1,8 @@
-import type { Health } from '@sv/shared';
-import type { RequestHandler } from 'express';
+import { type Health, healthSchema } from '@sv/shared';
 import type pg from 'pg';
 import type { Logger } from './logger.js';
 import { createPgPool } from './pg-pool.js';
+import { type ApiRoute, rawRoute } from './route-table.js';
 
 /** One part the BFF needs: its check resolves when the part answers. */
 export interface HealthProbe {
@@ -116,11 +116,27 @@ export function databaseProbe(url: string, log: Logger): HealthProbe {
   };
 }
 
-/** GET /api/health: 200 when every part answers, 503 (with which one does not) otherwise. */
-export function healthRoute(monitor: HealthMonitor): RequestHandler {
-  return async (_req, res) => {
-    const health = await monitor.health();
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(health.status === 'ok' ? 200 : 503).json(health);
-  };
+/**
+ * GET /api/health: 200 when every part answers, 503 (with which one does not) otherwise. For load
+ * balancers and the dashboard's banner: no session, no body parsing, no cookie.
+ */
+export function healthRoutes(monitor: HealthMonitor): ApiRoute[] {
+  return [
+    rawRoute({
+      method: 'get',
+      path: '/api/health',
+      summary: 'Whether the BFF reaches the cloud and its database (for a load balancer)',
+      tag: 'platform',
+      session: 'none',
+      responses: {
+        200: { description: 'Every part answers', schema: healthSchema },
+        503: { description: 'A part does not answer (named in checks)', schema: healthSchema },
+      },
+      handler: async ({ res }) => {
+        const health = await monitor.health();
+        res.setHeader('Cache-Control', 'no-store');
+        res.status(health.status === 'ok' ? 200 : 503).json(health);
+      },
+    }),
+  ];
 }

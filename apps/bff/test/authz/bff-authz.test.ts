@@ -11,10 +11,10 @@ import {
 import { type Allowance, type Exchange, leaksIn, secretsOf } from '../../../cloud/test/authz/leaks.js';
 import { servedRoutes } from '../../../cloud/test/authz/route-inventory.js';
 import { createBffApp } from '../../src/app.js';
-import { apiRoutes } from '../../src/features/openapi/api-routes.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { SESSION_COOKIE } from '../../src/platform/session.js';
 import { MemorySessionStore } from '../../src/platform/session-store.js';
+import { type DocumentedRoute, documentedRoutes } from '../helpers/documented-routes.js';
 import { waitForLaunch } from '../helpers/launch.js';
 import { type ApiClient, type ApiResult, startStack, type TestStack } from '../helpers/stack.js';
 import {
@@ -48,7 +48,7 @@ interface Probe {
 }
 
 interface Row {
-  /** `METHOD /api/path/:param`, as api-routes.ts lists it. */
+  /** `METHOD /api/path/:param`, as the route table declares it. */
   route: string;
   expect: ApiExpectations;
   probe(role: Role): Probe | Promise<Probe>;
@@ -59,6 +59,8 @@ interface Row {
 let stack: TestStack;
 let w: AuthzWorld;
 let issuedTokens: Set<string>;
+/** The route table, read from the OpenAPI document generated from it. */
+let apiRoutes: DocumentedRoute[];
 const clients = {} as Record<Role, ApiClient>;
 const exchanges: Exchange[] = [];
 const setCookies: string[] = [];
@@ -267,6 +269,7 @@ beforeAll(async () => {
   w = await buildAuthzWorld(stack.cloud);
   clients.anonymous = stack.client();
   for (const role of ['reader', 'member', 'other', 'admin'] as const) clients[role] = await signIn(role);
+  apiRoutes = documentedRoutes((await stack.client().get('/api/openapi.json')).body);
 }, 120_000);
 
 afterAll(async () => {
@@ -276,7 +279,7 @@ afterAll(async () => {
 describe('the BFF authorization table', () => {
   it('has a row for every /api route, and none for a route the BFF does not serve', () => {
     const table = rows.map((r) => r.route);
-    const listed = apiRoutes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    const listed = apiRoutes.map((r) => r.key);
     const app = createBffApp({
       config: { ...stack.config, webDist: '/nonexistent' },
       logger: createLogger('silent'),
@@ -286,7 +289,7 @@ describe('the BFF authorization table', () => {
     expect(new Set(table).size).toBe(table.length);
     expect(
       listed.filter((r) => !table.includes(r)),
-      'listed in api-routes.ts but missing here',
+      'in the route table but missing here',
     ).toEqual([]);
     expect(
       served.filter((r) => !table.includes(r)),
@@ -437,7 +440,7 @@ describe('sessions and CSRF', () => {
 
   it('refuses every change without the CSRF header, with a wrong one, or with another session’s, and changes nothing', async () => {
     const mutations = rows.filter((r) => !r.route.startsWith('GET ') && r.route !== 'POST /api/session');
-    expect(mutations.length).toBe(apiRoutes.filter((r) => r.method !== 'get' && r.session !== false).length);
+    expect(mutations.length).toBe(apiRoutes.filter((r) => r.method !== 'get' && r.session).length);
     const member = clients.member;
     const foreignToken = (await clients.reader.get('/api/session')).body.csrfToken as string;
     for (const row of mutations) {

@@ -1,4 +1,4 @@
-import { apiErrorSchema } from '@sv/shared';
+import { apiErrorCodeSchema, apiErrorSchema } from '@sv/shared';
 import fc from 'fast-check';
 import { leaksInternals } from '../../../cloud/test/fuzz/cloud-faults.js';
 import { changedTables, type Digest, digester } from '../../../cloud/test/fuzz/db-digest.js';
@@ -46,7 +46,7 @@ import {
  * - no 5xx (a 502/503 would mean the BFF let the cloud fail or lost it), no stack frame, no source
  *   path and never the cloud's own URL in an answer;
  * - every /api error is the typed `{"error": {"code", "message", "details"?}}` of packages/shared,
- *   with a snake_case code;
+ *   with a code from the contract's list (packages/shared errors.ts);
  * - a JSON body past 256 KB is refused with 413, one within it is not;
  * - no hostile request ends a valid session (a 401 `session_expired` means the BFF passed the input
  *   on in a way the cloud read as a bad token);
@@ -281,13 +281,17 @@ export function apiErrorProblem(res: RawResponse, method: string): string | null
   } catch {
     return 'error body is not JSON';
   }
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  if (typeof code === 'string' && code !== '') {
+    if (!/^[a-z][a-z0-9_]*$/.test(code)) return `error code ${code} is not snake_case`;
+    if (!apiErrorCodeSchema.safeParse(code).success)
+      return `error code ${code} is not one of the contract's codes`;
+  }
   const parsed = apiErrorSchema.strict().safeParse(body);
   if (!parsed.success) return `not an ApiError: ${parsed.error.issues[0]?.message}`;
   const inner = (body as { error: Record<string, unknown> }).error;
   const extra = Object.keys(inner).filter((k) => !['code', 'message', 'details', 'requestId'].includes(k));
   if (extra.length > 0) return `unexpected error fields ${extra.join(', ')}`;
-  if (!/^[a-z][a-z0-9_]*$/.test(String(inner.code)))
-    return `error code ${String(inner.code)} is not snake_case`;
   // The id a person quotes must be the one the logs have: the answer's X-Request-Id.
   if (inner.requestId !== headerOf(res, 'x-request-id')) return 'error requestId is not the X-Request-Id';
   return null;

@@ -105,10 +105,18 @@ describe("the fuzz's error-format oracle", () => {
     ).toBeNull();
     expect(
       apiErrorProblem(
-        answer(400, { error: { code: 'x', message: 'y', details: { a: 1 }, requestId: 'req-1' } }),
+        answer(400, {
+          error: { code: 'invalid_request', message: 'y', details: { a: 1 }, requestId: 'req-1' },
+        }),
         'GET',
       ),
     ).toBeNull();
+    expect(
+      apiErrorProblem(
+        answer(409, { error: { code: 'volume_in_use', message: 'y', requestId: 'req-1' } }),
+        'GET',
+      ),
+    ).toMatch(/not one of the contract's codes/);
     expect(apiErrorProblem(answer(404, { error: { code: 'not_found', message: 'x' } }), 'GET')).toMatch(
       /X-Request-Id/,
     );
@@ -117,9 +125,9 @@ describe("the fuzz's error-format oracle", () => {
     ).toMatch(/X-Request-Id/);
     expect(apiErrorProblem(answer(404, 'Cannot GET /api/x', 'text/html'), 'GET')).toMatch(/content type/);
     expect(apiErrorProblem(answer(400, { message: 'x' }), 'GET')).toMatch(/not an ApiError/);
-    expect(apiErrorProblem(answer(400, { error: { code: 'x', message: 'y', stack: 's' } }), 'GET')).toMatch(
-      /not an ApiError|unexpected error fields/,
-    );
+    expect(
+      apiErrorProblem(answer(400, { error: { code: 'internal', message: 'y', stack: 's' } }), 'GET'),
+    ).toMatch(/not an ApiError|unexpected error fields/);
     expect(apiErrorProblem(answer(400, { error: { code: 'Not Found', message: 'y' } }), 'GET')).toMatch(
       /snake_case/,
     );

@@ -1,3 +1,4 @@
+import type { AttachMode } from '@sv/shared';
 import { SEED_IMAGE_ID } from '../../../cloud/src/image/seed.js';
 import { http, login, type Session } from '../../../cloud/test/helpers/cloud.js';
 import type { TestStack } from './stack.js';
@@ -66,7 +67,7 @@ export async function cloudData(stack: TestStack, user: 'demo' | 'admin') {
       await stack.cloud.settle();
       return res.body.server.id as string;
     },
-    async attach(serverId: string, volumeId: string, mode: 'rw' | 'ro' = 'rw') {
+    async attach(serverId: string, volumeId: string, mode: AttachMode = 'rw') {
       const res = await nova('POST', `/servers/${serverId}/os-volume_attachments`, {
         volumeAttachment: { volumeId, attach_mode: mode },
       });
@@ -74,7 +75,7 @@ export async function cloudData(stack: TestStack, user: 'demo' | 'admin') {
       return res;
     },
     /** The same attach, answered as the cloud answers it (for comparing with a preflight verdict). */
-    async tryAttach(serverId: string, volumeId: string, mode: 'rw' | 'ro' = 'rw') {
+    async tryAttach(serverId: string, volumeId: string, mode: AttachMode = 'rw') {
       const res = await http(stack.cloud, 'POST', `/compute/v2.1/servers/${serverId}/os-volume_attachments`, {
         token: session.token,
         version: 'compute 2.105',

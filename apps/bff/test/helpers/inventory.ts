@@ -1,3 +1,4 @@
+import type { AttachMode } from '@sv/shared';
 import { onlyHosts } from '../../../cloud/test/api/compute/servers-fixtures.js';
 import { http, login, type Session } from '../../../cloud/test/helpers/cloud.js';
 import { SEED_IMAGE_ID } from '../../../cloud/src/image/seed.js';
@@ -48,7 +49,7 @@ export function inventory(stack: TestStack) {
       return res.body.server.id as string;
     },
     /** Attach through the cloud's API at 2.105. */
-    async attach(user: string, serverId: string, volumeId: string, mode: 'rw' | 'ro' = 'rw') {
+    async attach(user: string, serverId: string, volumeId: string, mode: AttachMode = 'rw') {
       const s = await as(user);
       const res = await http(tc, 'POST', `/compute/v2.1/servers/${serverId}/os-volume_attachments`, {
         token: s.token,

@@ -1,6 +1,12 @@
-import { apiErrorSchema } from '@sv/shared';
+import { type ApiErrorCode, apiErrorSchema } from '@sv/shared';
 import type { z } from 'zod';
 import { connectivity } from './connectivity';
+
+/**
+ * What a failed call can say: one of the BFF's codes (the shared contract), `network` when the BFF
+ * did not answer, `http_error` when something else (a proxy) answered without the BFF's error body.
+ */
+export type RequestErrorCode = ApiErrorCode | 'network' | 'http_error';
 
 /**
  * An error the BFF returned: the code to branch on, the message to show, field details, and the
@@ -9,7 +15,7 @@ import { connectivity } from './connectivity';
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: RequestErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
     readonly requestId?: string,

@@ -1,23 +1,32 @@
 import { acceptedSchema, attachmentSchema, attachVolumeRequestSchema } from '@sv/shared';
-import { Router } from 'express';
 import type { ChangeBus } from '../../platform/events.js';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import type { VolumeLock } from '../../platform/volume-lock.js';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { parseInput, sendValid } from '../../platform/validate.js';
 import { attachmentsService } from './attachments.service.js';
 
-export function attachmentsRoutes(changes: ChangeBus, volumeLock: VolumeLock): Router {
+/** Attaching a volume to a server and detaching it. */
+export function attachmentsRoutes(changes: ChangeBus, volumeLock: VolumeLock): ApiRoute[] {
   const attachments = attachmentsService(changes, { volumeLock });
-  const router = Router();
-
-  router.post('/api/servers/:id/attachments', requireSession, async (req, res) => {
-    const input = parseInput(attachVolumeRequestSchema, req.body);
-    const attachment = await attachments.attach(sessionOf(req), String(req.params.id), input);
-    sendValid(res, attachmentSchema, attachment, 201);
-  });
-  router.delete('/api/servers/:id/attachments/:volumeId', requireSession, async (req, res) => {
-    await attachments.detach(sessionOf(req), String(req.params.id), String(req.params.volumeId));
-    sendValid(res, acceptedSchema, { accepted: true }, 202);
-  });
-  return router;
+  return [
+    route({
+      method: 'post',
+      path: '/api/servers/:id/attachments',
+      summary: 'Attach a volume, read-write or read-only',
+      tag: 'attachments',
+      body: attachVolumeRequestSchema,
+      response: { status: 201, schema: attachmentSchema, description: 'Attaching' },
+      handler: ({ session, params, body }) => attachments.attach(session, params.id, body),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/servers/:id/attachments/:volumeId',
+      summary: 'Detach a volume',
+      tag: 'attachments',
+      response: { status: 202, schema: acceptedSchema },
+      handler: async ({ session, params }) => {
+        await attachments.detach(session, params.id, params.volumeId);
+        return { accepted: true } as const;
+      },
+    }),
+  ];
 }

@@ -1,30 +1,47 @@
 import {
-  apiPaths,
   availabilityZoneListSchema,
   flavorListSchema,
   imageListSchema,
   volumeTypeListSchema,
 } from '@sv/shared';
-import { Router } from 'express';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { sendValid } from '../../platform/validate.js';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import { catalogService } from './catalog.service.js';
 
-export function catalogRoutes(): Router {
+/** What a launch or a new volume picks from: flavors, images, zones, volume types. */
+export function catalogRoutes(): ApiRoute[] {
   const catalog = catalogService();
-  const router = Router();
-
-  router.get(apiPaths.flavors, requireSession, async (req, res) => {
-    sendValid(res, flavorListSchema, { flavors: await catalog.flavors(sessionOf(req)) });
-  });
-  router.get(apiPaths.images, requireSession, async (req, res) => {
-    sendValid(res, imageListSchema, { images: await catalog.images(sessionOf(req)) });
-  });
-  router.get(apiPaths.availabilityZones, requireSession, async (req, res) => {
-    sendValid(res, availabilityZoneListSchema, { zones: await catalog.zones(sessionOf(req)) });
-  });
-  router.get(apiPaths.volumeTypes, requireSession, async (req, res) => {
-    sendValid(res, volumeTypeListSchema, { types: await catalog.volumeTypes(sessionOf(req)) });
-  });
-  return router;
+  return [
+    route({
+      method: 'get',
+      path: '/api/volume-types',
+      summary: 'Volume types (shared or not)',
+      tag: 'catalog',
+      response: { schema: volumeTypeListSchema },
+      handler: async ({ session }) => ({ types: await catalog.volumeTypes(session) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/flavors',
+      summary: 'Flavors',
+      tag: 'catalog',
+      response: { schema: flavorListSchema },
+      handler: async ({ session }) => ({ flavors: await catalog.flavors(session) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/images',
+      summary: 'Images',
+      tag: 'catalog',
+      response: { schema: imageListSchema },
+      handler: async ({ session }) => ({ images: await catalog.images(session) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/availability-zones',
+      summary: 'Compute availability zones',
+      tag: 'catalog',
+      response: { schema: availabilityZoneListSchema },
+      handler: async ({ session }) => ({ zones: await catalog.zones(session) }),
+    }),
+  ];
 }

@@ -1,10 +1,9 @@
-import { apiPaths, type ChangeEvent, changeEventSchema } from '@sv/shared';
-import { Router } from 'express';
+import { type ChangeEvent, changeEventSchema } from '@sv/shared';
 import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { CloudWatcher, type Snapshot, scopeOf } from './events.service.js';
+import { type ApiRoute, rawRoute } from '../../platform/route-table.js';
 import type { SessionData } from '../../platform/session-store.js';
+import { CloudWatcher, type Snapshot, scopeOf } from './events.service.js';
 
 export interface EventsOptions {
   logger?: Logger;
@@ -17,33 +16,41 @@ export interface EventsOptions {
 }
 
 /** GET /api/events: Server-Sent Events, `event: change` with a ChangeEvent as data. */
-export function eventsRoutes(bus: ChangeBus, opts: EventsOptions = {}): Router {
-  const router = Router();
+export function eventsRoutes(bus: ChangeBus, opts: EventsOptions = {}): ApiRoute[] {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const watcher = new CloudWatcher(bus, opts.logger ?? null, opts.pollMs ?? 2_500, opts.snapshot);
 
-  router.get(apiPaths.events, requireSession, (req, res) => {
-    const session = sessionOf(req);
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      // nginx and friends would otherwise buffer the stream.
-      'X-Accel-Buffering': 'no',
-    });
-    res.write('retry: 3000\n: connected\n\n');
+  return [
+    rawRoute({
+      method: 'get',
+      path: '/api/events',
+      summary: 'Server-Sent Events: `event: change`, a ChangeEvent as data',
+      tag: 'events',
+      responses: {
+        200: { description: 'An event stream', schema: changeEventSchema, contentType: 'text/event-stream' },
+      },
+      handler: ({ session, res }) => {
+        res.writeHead(200, {
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-cache, no-transform',
+          Connection: 'keep-alive',
+          // nginx and friends would otherwise buffer the stream.
+          'X-Accel-Buffering': 'no',
+        });
+        res.write('retry: 3000\n: connected\n\n');
 
-    const send = (event: ChangeEvent) => {
-      res.write(`event: change\ndata: ${JSON.stringify(changeEventSchema.parse(event))}\n\n`);
-    };
-    const unsubscribe = bus.subscribe(scopeOf(session), send);
-    const leave = watcher.watch(session, () => res.end());
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
-    res.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      leave();
-    });
-  });
-  return router;
+        const send = (event: ChangeEvent) => {
+          res.write(`event: change\ndata: ${JSON.stringify(changeEventSchema.parse(event))}\n\n`);
+        };
+        const unsubscribe = bus.subscribe(scopeOf(session), send);
+        const leave = watcher.watch(session, () => res.end());
+        const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+        res.on('close', () => {
+          clearInterval(heartbeat);
+          unsubscribe();
+          leave();
+        });
+      },
+    }),
+  ];
 }

@@ -1,14 +1,17 @@
-import { apiPaths, hostListSchema } from '@sv/shared';
-import { Router } from 'express';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { sendValid } from '../../platform/validate.js';
+import { hostListSchema } from '@sv/shared';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import { hostsService } from './hosts.service.js';
 
-export function hostsRoutes(): Router {
+export function hostsRoutes(): ApiRoute[] {
   const hosts = hostsService();
-  const router = Router();
-  router.get(apiPaths.hosts, requireSession, async (req, res) => {
-    sendValid(res, hostListSchema, await hosts.list(sessionOf(req)));
-  });
-  return router;
+  return [
+    route({
+      method: 'get',
+      path: '/api/hosts',
+      summary: 'Compute hosts and what they can attach (admin)',
+      tag: 'hosts',
+      response: { schema: hostListSchema },
+      handler: ({ session }) => hosts.list(session),
+    }),
+  ];
 }

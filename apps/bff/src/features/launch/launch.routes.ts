@@ -1,11 +1,16 @@
-import { apiPaths, launchListSchema, launchPlanSchema, launchRequestSchema, launchSchema } from '@sv/shared';
-import { Router } from 'express';
+import {
+  apiErrorSchema,
+  apiPaths,
+  launchListSchema,
+  launchPlanSchema,
+  launchRequestSchema,
+  launchSchema,
+} from '@sv/shared';
 import type { BffConfig } from '../../config.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import type { VolumeLock } from '../../platform/volume-lock.js';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { parseInput, sendValid } from '../../platform/validate.js';
 import { type LaunchService, launchService, launchStoreFor } from './launch.service.js';
 
 /** POST /api/launches/plan, POST /api/launches (202), GET /api/launches[/:id]. */
@@ -17,7 +22,7 @@ export function launchRoutes(deps: {
   volumeLock?: VolumeLock;
   /** Tests pass their own; otherwise one is made from the config. */
   service?: LaunchService;
-}): Router {
+}): ApiRoute[] {
   const service =
     deps.service ??
     launchService({
@@ -26,23 +31,50 @@ export function launchRoutes(deps: {
       logger: deps.logger,
       ...(deps.volumeLock ? { volumeLock: deps.volumeLock } : {}),
     });
-  const router = Router();
-
-  router.post(apiPaths.launchPlan, requireSession, async (req, res) => {
-    const request = parseInput(launchRequestSchema, req.body);
-    sendValid(res, launchPlanSchema, await service.plan(sessionOf(req), request));
-  });
-  router.post(apiPaths.launches, requireSession, async (req, res) => {
-    const request = parseInput(launchRequestSchema, req.body);
-    const launch = await service.start(sessionOf(req), request);
-    res.setHeader('Location', apiPaths.launch(launch.id));
-    sendValid(res, launchSchema, launch, 202);
-  });
-  router.get(apiPaths.launches, requireSession, async (req, res) => {
-    sendValid(res, launchListSchema, { launches: await service.list(sessionOf(req)) });
-  });
-  router.get(`${apiPaths.launches}/:id`, requireSession, async (req, res) => {
-    sendValid(res, launchSchema, await service.get(sessionOf(req), String(req.params.id)));
-  });
-  return router;
+  return [
+    route({
+      method: 'post',
+      path: '/api/launches/plan',
+      summary: 'What a launch would do and what stands in its way; creates nothing',
+      tag: 'launches',
+      body: launchRequestSchema,
+      response: { schema: launchPlanSchema },
+      handler: ({ session, body }) => service.plan(session, body),
+    }),
+    route({
+      method: 'post',
+      path: '/api/launches',
+      summary: 'Launch N servers on shared volumes; follow it at Location',
+      tag: 'launches',
+      body: launchRequestSchema,
+      response: { status: 202, schema: launchSchema, description: 'Started' },
+      responses: {
+        400: {
+          description: 'Invalid request, or problems found up front (details.fields, details.problems)',
+          schema: apiErrorSchema,
+        },
+      },
+      handler: async ({ session, body, res }) => {
+        const launch = await service.start(session, body);
+        res.setHeader('Location', apiPaths.launch(launch.id));
+        return launch;
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/launches',
+      summary: "The project's recent launches, newest first",
+      tag: 'launches',
+      response: { schema: launchListSchema },
+      handler: async ({ session }) => ({ launches: await service.list(session) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/launches/:id',
+      summary: "A launch's progress, per server",
+      tag: 'launches',
+      response: { schema: launchSchema },
+      handler: ({ session, params }) => service.get(session, params.id),
+    }),
+  ];
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Launch, LaunchPlan, LaunchRequest } from '@sv/shared';
+import type { AttachMode, Launch, LaunchPlan, LaunchRequest } from '@sv/shared';
 import type { BffConfig } from '../../config.js';
 import { writersOf } from '../../openstack/attachments.js';
 import { type CinderVolume, findVolume } from '../../openstack/cinder.js';
@@ -73,7 +73,7 @@ export function launchService(deps: {
     problems: Problem[],
     field: string,
     id: string,
-    mode: 'ro' | 'rw',
+    mode: AttachMode,
     v: CinderVolume | null,
     request: LaunchRequest,
     session: SessionData,

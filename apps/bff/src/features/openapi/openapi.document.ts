@@ -1,5 +1,61 @@
+import {
+  acceptedSchema,
+  apiErrorSchema,
+  attachmentSchema,
+  attachVolumeRequestSchema,
+  availabilityZoneListSchema,
+  capabilitiesSchema,
+  changeEventSchema,
+  createVolumeRequestSchema,
+  flavorListSchema,
+  hostListSchema,
+  imageListSchema,
+  launchListSchema,
+  launchPlanSchema,
+  launchRequestSchema,
+  launchSchema,
+  loginRequestSchema,
+  preflightSchema,
+  serverListSchema,
+  serverSchema,
+  sessionSchema,
+  switchProjectRequestSchema,
+  topologySchema,
+  volumeListSchema,
+  volumeSchema,
+  volumeTypeListSchema,
+} from '@sv/shared';
 import { z } from 'zod';
-import { type ApiRoute, apiRoutes, namedSchemas } from './api-routes.js';
+import type { ApiRoute, ResponseDoc } from '../../platform/route-table.js';
+
+/** Names of the schemas shown under components.schemas (others are inlined). */
+export const namedSchemas: [string, z.ZodType][] = [
+  ['ApiError', apiErrorSchema],
+  ['LoginRequest', loginRequestSchema],
+  ['SwitchProjectRequest', switchProjectRequestSchema],
+  ['Session', sessionSchema],
+  ['Capabilities', capabilitiesSchema],
+  ['Attachment', attachmentSchema],
+  ['Volume', volumeSchema],
+  ['VolumeList', volumeListSchema],
+  ['CreateVolumeRequest', createVolumeRequestSchema],
+  ['VolumeTypeList', volumeTypeListSchema],
+  ['Server', serverSchema],
+  ['ServerList', serverListSchema],
+  ['AttachVolumeRequest', attachVolumeRequestSchema],
+  ['Accepted', acceptedSchema],
+  ['FlavorList', flavorListSchema],
+  ['ImageList', imageListSchema],
+  ['AvailabilityZoneList', availabilityZoneListSchema],
+  ['HostList', hostListSchema],
+  ['Preflight', preflightSchema],
+  ['LaunchRequest', launchRequestSchema],
+  ['LaunchPlan', launchPlanSchema],
+  ['Launch', launchSchema],
+  ['LaunchList', launchListSchema],
+  ['Topology', topologySchema],
+  ['ChangeEvent', changeEventSchema],
+];
 
 type Json = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -49,8 +105,22 @@ function components(named: [string, z.ZodType][]) {
 /** Express `:id` → OpenAPI `{id}`. */
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/** The OpenAPI 3.1 document for the given routes. */
-export function buildOpenApi(routes: ApiRoute[] = apiRoutes, named = namedSchemas): Json {
+/** The properties of an object schema as OpenAPI parameters `in` the path or the query. */
+function parametersOf(schema: z.ZodType, where: 'path' | 'query'): Json[] {
+  const json = z.toJSONSchema(schema, { ...OPTIONS, io: 'input' }) as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (json.required?.includes(name) ?? false),
+    schema: s,
+  }));
+}
+
+/** The OpenAPI 3.1 document of the route table. */
+export function buildOpenApi(routes: readonly ApiRoute[], named = namedSchemas): Json {
   const { schemas, inputName } = components(named);
   const nameOf = new Map(named.map(([id, schema]) => [schema, id]));
   const schemaFor = (schema: z.ZodType, io: Io): Json => {
@@ -61,25 +131,30 @@ export function buildOpenApi(routes: ApiRoute[] = apiRoutes, named = namedSchema
 
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
-    const parameters: Json[] = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    if (r.query) {
-      const q = z.toJSONSchema(r.query, { ...OPTIONS, io: 'input' }) as {
-        properties?: Record<string, Json>;
-        required?: string[];
-      };
-      for (const [name, schema] of Object.entries(q.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
-      }
-    }
-    const withSession = r.session !== false;
+    const parameters: Json[] = r.params
+      ? parametersOf(r.params, 'path')
+      : [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({
+          name: m[1],
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+        }));
+    if (r.query) parameters.push(...parametersOf(r.query, 'query'));
+    const withSession = r.session === 'required';
     const mutation = r.method !== 'get';
+    const answers: Record<number, ResponseDoc> = {
+      ...(r.response
+        ? {
+            [r.response.status]: {
+              description: r.response.description,
+              ...(r.response.schema ? { schema: r.response.schema } : {}),
+            },
+          }
+        : {}),
+      ...r.responses,
+    };
     const responses: Record<string, Json> = {};
-    for (const [status, res] of Object.entries(r.responses)) {
+    for (const [status, res] of Object.entries(answers)) {
       responses[status] = {
         description: res.description,
         ...(res.schema || res.contentType

@@ -1,4 +1,4 @@
-import type { Refusal } from '@sv/shared';
+import type { AttachMode, Refusal } from '@sv/shared';
 
 /**
  * Nova's and Cinder's attach rules, asked before the user tries: the same checks in the same
@@ -46,7 +46,7 @@ export interface VolumeFacts {
  */
 export interface HoldFacts {
   serverId: string;
-  mode: 'rw' | 'ro';
+  mode: AttachMode;
 }
 
 export interface HostFacts {

@@ -1,4 +1,4 @@
-import type { Candidate, Preflight, PreflightQuery, Refusal } from '@sv/shared';
+import { type Candidate, isServerHold, type Preflight, type PreflightQuery, type Refusal } from '@sv/shared';
 import { joinHolds } from '../../openstack/attachments.js';
 import { type CinderVolume, findVolume, listVolumeAttachments, listVolumes } from '../../openstack/cinder.js';
 import { cloudFor, type CloudClient } from '../../openstack/cloud-client.js';
@@ -19,10 +19,6 @@ export interface PreflightOptions {
 export const preflightOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): PreflightOptions => ({
   crossAzAttach: !/^(false|0|no|off)$/i.test(env.BFF_CROSS_AZ_ATTACH?.trim() ?? ''),
 });
-
-/** Attachment states that no longer hold a volume (failed ones are ignored, as Cinder's status rule does). */
-const notHolding = (state: string) =>
-  state === 'detached' || state === 'deleted' || state.startsWith('error');
 
 /**
  * Host facts are admin-only in Nova (os-services, os-hypervisors, our os-emulator-hosts), and the
@@ -80,7 +76,7 @@ function holdsByVolume(
 ): Map<string, HoldFacts[]> {
   const out = new Map<string, HoldFacts[]>();
   for (const h of joinHolds({ cinderAttachments: attachments, volumes, servers, withHosts: false })) {
-    if (notHolding(h.state) || h.knownToCompute === false) continue;
+    if (!isServerHold(h)) continue;
     const list = out.get(h.volumeId) ?? [];
     list.push({ serverId: h.serverId, mode: h.mode });
     out.set(h.volumeId, list);

@@ -1,24 +1,38 @@
-import { acceptedSchema, apiPaths, listScopeQuerySchema, serverListSchema, serverSchema } from '@sv/shared';
-import { Router } from 'express';
+import { acceptedSchema, listScopeQuerySchema, serverListSchema, serverSchema } from '@sv/shared';
 import type { ChangeBus } from '../../platform/events.js';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { parseInput, sendValid } from '../../platform/validate.js';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import { serversService } from './servers.service.js';
 
-export function serversRoutes(changes: ChangeBus): Router {
+export function serversRoutes(changes: ChangeBus): ApiRoute[] {
   const servers = serversService(changes);
-  const router = Router();
-
-  router.get(apiPaths.servers, requireSession, async (req, res) => {
-    const { all } = parseInput(listScopeQuerySchema, req.query);
-    sendValid(res, serverListSchema, { servers: await servers.list(sessionOf(req), { all }) });
-  });
-  router.get('/api/servers/:id', requireSession, async (req, res) => {
-    sendValid(res, serverSchema, await servers.get(sessionOf(req), String(req.params.id)));
-  });
-  router.delete('/api/servers/:id', requireSession, async (req, res) => {
-    await servers.remove(sessionOf(req), String(req.params.id));
-    sendValid(res, acceptedSchema, { accepted: true }, 202);
-  });
-  return router;
+  return [
+    route({
+      method: 'get',
+      path: '/api/servers',
+      summary: 'Servers with their attachments',
+      tag: 'servers',
+      query: listScopeQuerySchema,
+      response: { schema: serverListSchema },
+      handler: async ({ session, query }) => ({ servers: await servers.list(session, { all: query.all }) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/servers/:id',
+      summary: 'One server',
+      tag: 'servers',
+      response: { schema: serverSchema },
+      handler: ({ session, params }) => servers.get(session, params.id),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/servers/:id',
+      summary: 'Delete a server',
+      tag: 'servers',
+      response: { status: 202, schema: acceptedSchema },
+      handler: async ({ session, params }) => {
+        await servers.remove(session, params.id);
+        return { accepted: true } as const;
+      },
+    }),
+  ];
 }

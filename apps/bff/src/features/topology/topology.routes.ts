@@ -1,15 +1,18 @@
-import { apiPaths, topologyQuerySchema, topologySchema } from '@sv/shared';
-import { Router } from 'express';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { parseInput, sendValid } from '../../platform/validate.js';
+import { topologyQuerySchema, topologySchema } from '@sv/shared';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import { getTopology } from './topology.service.js';
 
 /** GET /api/topology[?project=&host=&volume=]: hosts → servers → volumes with rw/ro edges and risks. */
-export function topologyRoutes(): Router {
-  const router = Router();
-  router.get(apiPaths.topology, requireSession, async (req, res) => {
-    const query = parseInput(topologyQuerySchema, req.query);
-    sendValid(res, topologySchema, await getTopology(sessionOf(req), query));
-  });
-  return router;
+export function topologyRoutes(): ApiRoute[] {
+  return [
+    route({
+      method: 'get',
+      path: '/api/topology',
+      summary: 'Hosts, servers and volumes with their rw/ro edges and risks',
+      tag: 'topology',
+      query: topologyQuerySchema,
+      response: { schema: topologySchema },
+      handler: ({ session, query }) => getTopology(session, query),
+    }),
+  ];
 }

@@ -1,4 +1,4 @@
-import type { Topology, TopologyQuery } from '@sv/shared';
+import { isServerHold, isTransitionalHoldState, type Topology, type TopologyQuery } from '@sv/shared';
 import { type Hold, joinHolds } from '../../openstack/attachments.js';
 import { type CinderVolume, listVolumeAttachments, listVolumes } from '../../openstack/cinder.js';
 import { type CloudClient, cloudFor } from '../../openstack/cloud-client.js';
@@ -10,7 +10,6 @@ import type { SessionData } from '../../platform/session-store.js';
 
 /** How long an attachment may sit in a transitional state before it is flagged (the extension's default). */
 export const STUCK_AFTER_SECONDS = 300;
-const TRANSITIONAL = new Set(['reserved', 'attaching', 'detaching']);
 
 type Host = Topology['hosts'][number];
 type Risk = Topology['risks'][number];
@@ -162,7 +161,7 @@ export async function composedTopology(
     volumes,
     servers: allServers,
     withHosts: admin,
-  }).filter((h) => !h.state.startsWith('error') && h.knownToCompute !== false);
+  }).filter(isServerHold);
 
   let servers = admin || !q.host ? allServers : allServers.filter((s) => s.hostId === q.host);
   const listed = new Set(servers.map((s) => s.id));
@@ -205,7 +204,7 @@ export async function composedTopology(
     ];
   });
   const stuck = edges
-    .filter((h) => TRANSITIONAL.has(h.state))
+    .filter((h) => isTransitionalHoldState(h.state))
     // A shelved-offloaded server keeps its reservations on purpose until unshelve.
     .filter((h) => !(h.state === 'reserved' && stateOf.get(h.serverId) === 'SHELVED_OFFLOADED'))
     .flatMap((h) => {

@@ -1,35 +1,53 @@
 import {
   acceptedSchema,
-  apiPaths,
   createVolumeRequestSchema,
   listScopeQuerySchema,
   volumeListSchema,
   volumeSchema,
 } from '@sv/shared';
-import { Router } from 'express';
 import type { ChangeBus } from '../../platform/events.js';
-import { requireSession, sessionOf } from '../../platform/session.js';
-import { parseInput, sendValid } from '../../platform/validate.js';
+import { type ApiRoute, route } from '../../platform/route-table.js';
 import { volumesService } from './volumes.service.js';
 
-export function volumesRoutes(changes: ChangeBus): Router {
+export function volumesRoutes(changes: ChangeBus): ApiRoute[] {
   const volumes = volumesService(changes);
-  const router = Router();
-
-  router.get(apiPaths.volumes, requireSession, async (req, res) => {
-    const { all } = parseInput(listScopeQuerySchema, req.query);
-    sendValid(res, volumeListSchema, { volumes: await volumes.list(sessionOf(req), { all }) });
-  });
-  router.post(apiPaths.volumes, requireSession, async (req, res) => {
-    const input = parseInput(createVolumeRequestSchema, req.body);
-    sendValid(res, volumeSchema, await volumes.create(sessionOf(req), input), 201);
-  });
-  router.get('/api/volumes/:id', requireSession, async (req, res) => {
-    sendValid(res, volumeSchema, await volumes.get(sessionOf(req), String(req.params.id)));
-  });
-  router.delete('/api/volumes/:id', requireSession, async (req, res) => {
-    await volumes.remove(sessionOf(req), String(req.params.id));
-    sendValid(res, acceptedSchema, { accepted: true }, 202);
-  });
-  return router;
+  return [
+    route({
+      method: 'get',
+      path: '/api/volumes',
+      summary: 'Volumes with their attachments',
+      tag: 'volumes',
+      query: listScopeQuerySchema,
+      response: { schema: volumeListSchema },
+      handler: async ({ session, query }) => ({ volumes: await volumes.list(session, { all: query.all }) }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/volumes',
+      summary: 'Create a volume',
+      tag: 'volumes',
+      body: createVolumeRequestSchema,
+      response: { status: 201, schema: volumeSchema },
+      handler: ({ session, body }) => volumes.create(session, body),
+    }),
+    route({
+      method: 'get',
+      path: '/api/volumes/:id',
+      summary: 'One volume',
+      tag: 'volumes',
+      response: { schema: volumeSchema },
+      handler: ({ session, params }) => volumes.get(session, params.id),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/volumes/:id',
+      summary: 'Delete a volume',
+      tag: 'volumes',
+      response: { status: 202, schema: acceptedSchema },
+      handler: async ({ session, params }) => {
+        await volumes.remove(session, params.id);
+        return { accepted: true } as const;
+      },
+    }),
+  ];
 }

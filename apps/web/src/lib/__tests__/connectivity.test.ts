@@ -1,4 +1,7 @@
+import { apiPaths, healthSchema } from '@sv/shared';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { server } from '../../testing/msw-server';
 import { Connectivity } from '../connectivity';
 
 // The health watch behind the "data may be out of date" banner: GET /api/health decides; a failed call
@@ -23,21 +26,20 @@ beforeEach(() => {
   vi.useFakeTimers();
   health = 'ok';
   looks = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      expect(url).toBe('/api/health');
+  // Only GET /api/health is answered: any other call fails the test.
+  server.use(
+    http.get(apiPaths.health, () => {
       looks += 1;
-      if (health === 'no-server') throw new TypeError('Failed to fetch');
-      if (health === 'proxy-502') return new Response('<html>Bad gateway</html>', { status: 502 });
-      const b =
-        health === 'ok' ? body(true, true) : health === 'cloud-down' ? body(false, true) : body(true, false);
-      return new Response(JSON.stringify(b), { status: b.status === 'ok' ? 200 : 503 });
+      if (health === 'no-server') return HttpResponse.error();
+      if (health === 'proxy-502') return HttpResponse.html('<html>Bad gateway</html>', { status: 502 });
+      const b = healthSchema.parse(
+        health === 'ok' ? body(true, true) : health === 'cloud-down' ? body(false, true) : body(true, false),
+      );
+      return HttpResponse.json(b, { status: b.status === 'ok' ? 200 : 503 });
     }),
   );
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 

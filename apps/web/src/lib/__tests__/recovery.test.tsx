@@ -1,10 +1,12 @@
+import { type ApiErrorCode, apiErrorSchema, apiPaths, healthSchema } from '@sv/shared';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ConnectionBanner } from '../../components/ui/connection-banner';
 import { ErrorMessage } from '../../components/ui/error-message';
-import '../../testing/dom-matchers';
+import { server } from '../../testing/msw-server';
 import { api } from '../api-client';
 import { connectivity } from '../connectivity';
 import { createQueryClient } from '../query-client';
@@ -18,52 +20,52 @@ const REQUEST_ID = 'req-3c1a42f4-613d-43f1-9b64-a83a0f1e6de9';
 let cloudUp = true;
 const calls: string[] = [];
 
-function reply(status: number, body: unknown, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify(body), {
+const health = (cloud: boolean) =>
+  HttpResponse.json(
+    healthSchema.parse({
+      status: cloud ? 'ok' : 'unavailable',
+      checks: { cloud: { status: cloud ? 'ok' : 'unreachable', ms: 1 } },
+      checkedAt: '2026-01-01T00:00:00Z',
+    }),
+    { status: cloud ? 200 : 503 },
+  );
+
+const refusal = (
+  status: number,
+  code: ApiErrorCode,
+  message: string,
+  more: { details?: object; requestId?: string } = {},
+) =>
+  HttpResponse.json(apiErrorSchema.parse({ error: { code, message, ...more } }), {
     status,
-    headers: { 'Content-Type': 'application/json', ...headers },
+    ...(more.requestId ? { headers: { 'X-Request-Id': more.requestId } } : {}),
   });
-}
+
+/** Every other path answers `{ name: <path> }`, what the test page shows. */
+const page = (path: string) => HttpResponse.json({ name: path });
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   cloudUp = true;
   calls.length = 0;
   connectivity.reset();
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      calls.push(input);
-      if (input === '/api/health') {
-        const check = { status: cloudUp ? 'ok' : 'unreachable', ms: 1 };
-        return reply(cloudUp ? 200 : 503, {
-          status: cloudUp ? 'ok' : 'unavailable',
-          checks: { cloud: check },
-          checkedAt: '2026-01-01T00:00:00Z',
-        });
-      }
-      if (!cloudUp) {
-        const requestId = REQUEST_ID;
-        return reply(
-          503,
-          {
-            error: {
-              code: 'cloud_unreachable',
-              message: 'The cloud cannot be reached right now. Try again in a moment.',
-              details: { service: 'compute' },
-              requestId,
-            },
-          },
-          { 'X-Request-Id': requestId },
-        );
-      }
-      return reply(200, { name: input });
-    }),
+  server.events.on('request:start', ({ request }) => {
+    calls.push(new URL(request.url).pathname);
+  });
+  server.use(
+    http.get(apiPaths.health, () => health(cloudUp)),
+    http.get('/api/*', ({ request }) =>
+      cloudUp
+        ? page(new URL(request.url).pathname)
+        : refusal(503, 'cloud_unreachable', 'The cloud cannot be reached right now. Try again in a moment.', {
+            details: { service: 'compute' },
+            requestId: REQUEST_ID,
+          }),
+    ),
   );
 });
 afterEach(() => {
   connectivity.reset();
-  vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 
@@ -149,15 +151,10 @@ describe('when the cloud goes away and comes back', () => {
 describe('createQueryClient', () => {
   it('does not retry what asking again cannot cure', async () => {
     const qc = createQueryClient();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: string) => {
-        calls.push(input);
-        if (input === '/api/health')
-          return reply(200, { status: 'ok', checks: { cloud: { status: 'ok', ms: 1 } }, checkedAt: 'x' });
-        const status = input === '/api/bug' ? 500 : 404;
-        return reply(status, { error: { code: status === 500 ? 'internal' : 'not_found', message: 'no' } });
-      }),
+    server.use(
+      http.get(apiPaths.health, () => health(true)),
+      http.get('/api/bug', () => refusal(500, 'internal', 'no')),
+      http.get('/api/missing', () => refusal(404, 'not_found', 'no')),
     );
     render(
       <QueryClientProvider client={qc}>

@@ -1,18 +1,16 @@
+import { apiErrorSchema } from '@sv/shared';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import '../../../testing/dom-matchers';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import { api, ApiRequestError } from '../../../lib/api-client';
+import { server } from '../../../testing/msw-server';
 import { connectionProblem } from '../connection-banner';
 import { ErrorMessage } from '../error-message';
 
 // Errors name the request, so a person can quote one id that leads to the BFF's and the cloud's logs.
 
 const ID = 'req-0f5d8a2e-7c1b-4e8a-9d3f-2a6b1c4e5f70';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('ErrorMessage', () => {
   it('shows the request id as selectable text with a copy button', async () => {
@@ -42,14 +40,18 @@ describe('ErrorMessage', () => {
 
 describe('api()', () => {
   it("takes the id from the error body, or from X-Request-Id when the body is not the BFF's", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (path: string) =>
-        path === '/api/a'
-          ? new Response(JSON.stringify({ error: { code: 'not_found', message: 'No.', requestId: ID } }), {
-              status: 404,
-            })
-          : new Response('<html>proxy</html>', { status: 502, headers: { 'X-Request-Id': 'abc123' } }),
+    server.use(
+      http.get('/api/a', () =>
+        HttpResponse.json(
+          apiErrorSchema.parse({ error: { code: 'not_found', message: 'No.', requestId: ID } }),
+          {
+            status: 404,
+          },
+        ),
+      ),
+      // A proxy in front of the BFF answering for it.
+      http.get('/api/b', () =>
+        HttpResponse.html('<html>proxy</html>', { status: 502, headers: { 'X-Request-Id': 'abc123' } }),
       ),
     );
     await expect(api('GET', '/api/a', null)).rejects.toMatchObject({ status: 404, requestId: ID });

@@ -1,23 +1,22 @@
-import { apiPaths, type Capabilities } from '@sv/shared';
+import {
+  type Attachment,
+  apiPaths,
+  attachmentSchema,
+  type Capabilities,
+  preflightSchema,
+  volumeSchema,
+} from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  apiError,
-  makeAttachment,
-  makeCandidate,
-  makePreflight,
-  makeVolume,
-  mockFetch,
-} from '../../../testing/api-mock';
+import { describe, expect, it, vi } from 'vitest';
+import { type BffRefusal, bff, bffError, recordRequests } from '../../../testing/bff';
+import { makeAttachment, makeCandidate, makePreflight, makeVolume } from '../../../testing/data';
+import { server } from '../../../testing/msw-server';
 import { renderWithProviders } from '../../../testing/render';
 import { AttachVolumeDialog } from '../components/attach-volume-dialog';
-import '../../../testing/dom-matchers';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const RO_OK: Capabilities['readOnlyAttach'] = { available: true, reason: null };
-const server = { kind: 'server' as const, id: 'srv-1', name: 'web-1' };
+const subject = { kind: 'server' as const, id: 'srv-1', name: 'web-1' };
 
 const candidates = [
   makeCandidate({
@@ -65,26 +64,29 @@ const candidates = [
   }),
 ];
 
-function setup(opts: { attach?: Parameters<typeof mockFetch>[0][string]; readOnly?: typeof RO_OK } = {}) {
-  const mock = mockFetch({
-    [`GET ${apiPaths.preflightForServer('srv-1')}`]: { body: makePreflight({ subject: server, candidates }) },
-    [`POST ${apiPaths.serverAttachments('srv-1')}`]: opts.attach ?? {
-      status: 201,
-      body: makeAttachment({ volumeId: 'vol-free', state: 'reserved' }),
-    },
-  });
+function setup(opts: { attach?: Attachment | BffRefusal; readOnly?: typeof RO_OK } = {}) {
+  server.use(
+    bff.get(apiPaths.preflightForServer('srv-1'), preflightSchema, makePreflight({ subject, candidates })),
+    bff.post(
+      apiPaths.serverAttachments('srv-1'),
+      attachmentSchema,
+      opts.attach ?? makeAttachment({ volumeId: 'vol-free', state: 'reserved' }),
+      { status: 201 },
+    ),
+  );
+  const calls = recordRequests();
   const onClose = vi.fn();
   const onAttached = vi.fn();
   renderWithProviders(
     <AttachVolumeDialog
       open
       onClose={onClose}
-      subject={server}
+      subject={subject}
       readOnlyAttach={opts.readOnly ?? RO_OK}
       onAttached={onAttached}
     />,
   );
-  return { ...mock, onClose, onAttached, user: userEvent.setup() };
+  return { calls, onClose, onAttached, user: userEvent.setup() };
 }
 
 const submit = () => screen.getByRole('button', { name: /^attach read-(write|only)$/i });
@@ -160,7 +162,7 @@ describe('AttachVolumeDialog from a server', () => {
 
   it('blocks a second writer until the risk is acknowledged, then sends the flag', async () => {
     const { user, calls, onClose } = setup({
-      attach: { status: 201, body: makeAttachment({ volumeId: 'vol-shared' }) },
+      attach: makeAttachment({ volumeId: 'vol-shared' }),
     });
     await user.click(await screen.findByRole('radio', { name: /dataset/ }));
     const warning = screen.getByRole('region', { name: 'This would add another writer' });
@@ -192,7 +194,7 @@ describe('AttachVolumeDialog from a server', () => {
 
   it('shows the BFF’s refusal inline and asks for the acknowledgement it wants', async () => {
     const { user, onClose } = setup({
-      attach: apiError(
+      attach: bffError(
         409,
         'multiple_writers_unacknowledged',
         'Volume scratch is already attached read-write to db-2. Two servers writing to one volume corrupt its data.',
@@ -210,7 +212,7 @@ describe('AttachVolumeDialog from a server', () => {
 
   it('shows a Cinder 400 inline and keeps the dialog open', async () => {
     const { user, onClose } = setup({
-      attach: apiError(400, 'bad_request', 'Invalid volume: Volume status must be available or in-use.'),
+      attach: bffError(400, 'cloud_rejected', 'Invalid volume: Volume status must be available or in-use.'),
     });
     await user.click(await screen.findByRole('radio', { name: /scratch/ }));
     await user.click(submit());
@@ -229,19 +231,21 @@ describe('AttachVolumeDialog from a server', () => {
   });
 
   it('says which rules the cloud checks itself', async () => {
-    mockFetch({
-      [`GET ${apiPaths.preflightForServer('srv-1')}`]: {
-        body: makePreflight({
-          subject: server,
+    server.use(
+      bff.get(
+        apiPaths.preflightForServer('srv-1'),
+        preflightSchema,
+        makePreflight({
+          subject,
           candidates,
           unchecked: [
             { code: 'host_no_multiattach', message: 'Compute hosts are visible to administrators only.' },
           ],
         }),
-      },
-    });
+      ),
+    );
     renderWithProviders(
-      <AttachVolumeDialog open onClose={() => {}} subject={server} readOnlyAttach={RO_OK} />,
+      <AttachVolumeDialog open onClose={() => {}} subject={subject} readOnlyAttach={RO_OK} />,
     );
     expect(await screen.findByText('Compute hosts are visible to administrators only.')).toBeInTheDocument();
   });
@@ -251,9 +255,11 @@ describe('AttachVolumeDialog from a volume', () => {
   const volume = { kind: 'volume' as const, id: 'vol-1', name: 'data' };
 
   it('lists candidate servers and names the existing writers', async () => {
-    const { calls } = mockFetch({
-      [`GET ${apiPaths.preflightForVolume('vol-1')}`]: {
-        body: makePreflight({
+    server.use(
+      bff.get(
+        apiPaths.preflightForVolume('vol-1'),
+        preflightSchema,
+        makePreflight({
           subject: volume,
           candidates: [
             makeCandidate({ id: 'srv-2', name: 'web-2', status: 'ACTIVE' }),
@@ -271,18 +277,23 @@ describe('AttachVolumeDialog from a volume', () => {
             }),
           ],
         }),
-      },
-      [`GET ${apiPaths.volume('vol-1')}`]: {
-        body: makeVolume({
+      ),
+      bff.get(
+        apiPaths.volume('vol-1'),
+        volumeSchema,
+        makeVolume({
           status: 'in-use',
           attachments: [makeAttachment({ serverId: 'srv-1', serverName: 'web-1' })],
         }),
-      },
-      [`POST ${apiPaths.serverAttachments('srv-2')}`]: {
-        status: 201,
-        body: makeAttachment({ serverId: 'srv-2', serverName: 'web-2' }),
-      },
-    });
+      ),
+      bff.post(
+        apiPaths.serverAttachments('srv-2'),
+        attachmentSchema,
+        makeAttachment({ serverId: 'srv-2', serverName: 'web-2' }),
+        { status: 201 },
+      ),
+    );
+    const calls = recordRequests();
     const user = userEvent.setup();
     const onClose = vi.fn();
     renderWithProviders(
@@ -308,17 +319,21 @@ describe('AttachVolumeDialog from a volume', () => {
 
   it('does not count an attachment record the compute service does not know as a writer', async () => {
     // Issue 11, finding 7: such a record names a server that does not hold the volume.
-    mockFetch({
-      [`GET ${apiPaths.preflightForVolume('vol-1')}`]: {
-        body: makePreflight({ subject: volume, candidates: [makeCandidate({ id: 'srv-2', name: 'web-2' })] }),
-      },
-      [`GET ${apiPaths.volume('vol-1')}`]: {
-        body: makeVolume({
+    server.use(
+      bff.get(
+        apiPaths.preflightForVolume('vol-1'),
+        preflightSchema,
+        makePreflight({ subject: volume, candidates: [makeCandidate({ id: 'srv-2', name: 'web-2' })] }),
+      ),
+      bff.get(
+        apiPaths.volume('vol-1'),
+        volumeSchema,
+        makeVolume({
           status: 'in-use',
           attachments: [makeAttachment({ serverId: 'x', serverName: 'payroll', knownToCompute: false })],
         }),
-      },
-    });
+      ),
+    );
     const user = userEvent.setup();
     renderWithProviders(
       <AttachVolumeDialog open onClose={() => {}} subject={volume} readOnlyAttach={RO_OK} />,

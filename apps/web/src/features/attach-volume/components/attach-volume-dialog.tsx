@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  ApiErrorCode,
   type Attachment,
   type AttachVolumeRequest,
   attachVolumeRequestSchema,
   type Candidate,
   type Capabilities,
+  isServerHold,
 } from '@sv/shared';
 import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -36,9 +38,6 @@ const formSchema = attachVolumeRequestSchema.extend({
 });
 type FormIn = z.input<typeof formSchema>;
 type FormOut = z.output<typeof formSchema>;
-
-/** States in which a hold no longer counts as a writer (as the BFF's own check). */
-const gone = (state: string) => state === 'detached' || state === 'deleted' || state.startsWith('error');
 
 /** Why the chosen candidate cannot be attached read-only, or null when it can. */
 export function readOnlyBlock(
@@ -79,10 +78,8 @@ function AttachVolumeForm({ onClose, subject, readOnlyAttach, onAttached }: Atta
     }
     const volume = holders.data;
     if (!volume?.shared) return { count: 0, names: [] };
-    // A record the compute service does not know is nobody's hold: the BFF does not count it either.
-    const rw = volume.attachments.filter(
-      (a) => a.mode === 'rw' && !gone(a.state) && a.serverId !== pick && a.knownToCompute !== false,
-    );
+    // Counted as the BFF counts them: live holds the compute service does not disown.
+    const rw = volume.attachments.filter((a) => isServerHold(a) && a.mode === 'rw' && a.serverId !== pick);
     return { count: rw.length, names: rw.map((a) => a.serverName ?? a.serverId) };
   };
 
@@ -151,7 +148,7 @@ function AttachVolumeForm({ onClose, subject, readOnlyAttach, onAttached }: Atta
       onClose();
     } catch (err) {
       if (err instanceof ApiRequestError) {
-        if (err.code === 'multiple_writers_unacknowledged') {
+        if (err.code === ApiErrorCode.multiple_writers_unacknowledged) {
           setReportedWriters(writerNamesOf(err.details));
           form.setValue('acknowledgeMultipleWriters', false);
         }

@@ -1,11 +1,9 @@
-import type { Attachment } from '@sv/shared';
+import { type Attachment, isLiveHoldState } from '@sv/shared';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { useDetachVolume } from '../api/detach-volume';
-
-const gone = (state: string) => state === 'detached' || state === 'deleted' || state.startsWith('error');
 
 export interface DetachAttachmentButtonProps {
   attachment: Attachment;
@@ -29,7 +27,7 @@ export function DetachAttachmentButton({
     return <span className="text-sm text-slate-600">Detaching…</span>;
   }
 
-  const others = otherHolds.filter((h) => h.serverId !== attachment.serverId && !gone(h.state));
+  const others = otherHolds.filter((h) => h.serverId !== attachment.serverId && isLiveHoldState(h.state));
   const lastWriter = attachment.mode === 'rw' && others.length > 0 && others.every((h) => h.mode === 'ro');
 
   const close = () => {

@@ -1,4 +1,8 @@
 import {
+  apiPaths,
+  availabilityZoneListSchema,
+  flavorListSchema,
+  imageListSchema,
   type Launch,
   type LaunchPlan,
   launchPlanSchema,
@@ -6,13 +10,14 @@ import {
   type Session,
   sessionSchema,
   type Volume,
+  volumeListSchema,
   volumeSchema,
 } from '@sv/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { bff } from '../../../testing/bff';
 
 /** Objects the BFF would send, built through the shared schemas so they cannot drift. */
 export function session(
@@ -115,61 +120,25 @@ export function launch(over: Partial<Launch> = {}): Launch {
   });
 }
 
-type Reply = { status?: number; body: unknown } | ((body: unknown) => { status?: number; body: unknown });
-
-/**
- * Replaces fetch with canned BFF answers keyed by "METHOD /path"; records every call.
- * Anything unexpected answers 404 with the BFF's error shape.
- */
-export function mockBff(routes: Record<string, Reply>) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
-    const method = init?.method ?? 'GET';
-    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, body });
-    const route = routes[`${method} ${path}`];
-    const reply = typeof route === 'function' ? route(body) : route;
-    if (!reply) {
-      return new Response(
-        JSON.stringify({ error: { code: 'not_found', message: `No route ${method} ${path}` } }),
-        {
-          status: 404,
-        },
-      );
-    }
-    return new Response(JSON.stringify(reply.body), {
-      status: reply.status ?? 200,
-      headers: { 'Content-Type': 'application/json' },
-    });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock };
-}
-
-/** The catalog every wizard test starts from. */
-export const catalogRoutes = (vols: Volume[] = volumes): Record<string, Reply> => ({
-  'GET /api/flavors': {
-    body: {
-      flavors: [
-        { id: '1', name: 'm1.tiny', vcpus: 1, ramMb: 512, diskGb: 1 },
-        { id: '2', name: 'm1.small', vcpus: 1, ramMb: 2048, diskGb: 20 },
-      ],
-    },
-  },
-  'GET /api/images': {
-    body: { images: [{ id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 21_430_272 }] },
-  },
-  'GET /api/availability-zones': {
-    body: {
-      zones: [
-        { name: 'nova', available: true },
-        { name: 'zone-b', available: true },
-      ],
-    },
-  },
-  'GET /api/volumes': { body: { volumes: vols } },
-});
+/** The catalog every wizard test starts from, as the BFF answers it. */
+export const catalogHandlers = (vols: Volume[] = volumes) => [
+  bff.get(apiPaths.flavors, flavorListSchema, {
+    flavors: [
+      { id: '1', name: 'm1.tiny', vcpus: 1, ramMb: 512, diskGb: 1 },
+      { id: '2', name: 'm1.small', vcpus: 1, ramMb: 2048, diskGb: 20 },
+    ],
+  }),
+  bff.get(apiPaths.images, imageListSchema, {
+    images: [{ id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 21_430_272 }],
+  }),
+  bff.get(apiPaths.availabilityZones, availabilityZoneListSchema, {
+    zones: [
+      { name: 'nova', available: true },
+      { name: 'zone-b', available: true },
+    ],
+  }),
+  bff.get(apiPaths.volumes, volumeListSchema, { volumes: vols }),
+];
 
 function LocationProbe() {
   const location = useLocation();

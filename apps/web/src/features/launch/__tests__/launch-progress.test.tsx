@@ -1,13 +1,11 @@
-import type { LaunchServerProgress } from '@sv/shared';
+import { apiPaths, type LaunchServerProgress, launchSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bff, bffError } from '../../../testing/bff';
+import { server as network } from '../../../testing/msw-server';
 import { LaunchProgressPage } from '../components/launch-progress-page';
-import { catalogRoutes, launch, mockBff, renderAt } from './helpers';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+import { catalogHandlers, launch, renderAt } from './helpers';
 
 function server(index: number, over: Partial<LaunchServerProgress>): LaunchServerProgress {
   return {
@@ -28,10 +26,12 @@ const renderProgress = () =>
 
 describe('Launch progress view', () => {
   it('ends a partial failure with what was created (linked) and what failed and why', async () => {
-    mockBff({
-      ...catalogRoutes(),
-      'GET /api/launches/L1': {
-        body: launch({
+    network.use(
+      ...catalogHandlers(),
+      bff.get(
+        apiPaths.launch('L1'),
+        launchSchema,
+        launch({
           status: 'partial',
           finishedAt: '2026-01-01T00:01:00Z',
           summary: '2 of 4 servers active; 2 failed (No valid host was found.).',
@@ -53,27 +53,27 @@ describe('Launch progress view', () => {
             }),
           ],
         }),
-      },
-    });
+      ),
+    );
     renderProgress();
 
     const outcome = await screen.findByRole('alert');
-    expect(within(outcome).getByText('2 of 4 servers active; 2 failed')).toBeTruthy();
+    expect(within(outcome).getByText('2 of 4 servers active; 2 failed')).toBeInTheDocument();
     const created = within(outcome).getByRole('heading', { name: 'Created (3)' }).parentElement!;
     expect(within(created).getByRole('link', { name: 'web-1' }).getAttribute('href')).toBe('/servers/srv-1');
     expect(within(created).getByRole('link', { name: 'web-3' }).getAttribute('href')).toBe('/servers/srv-3');
-    expect(within(created).getByText(/running, without all its volumes/)).toBeTruthy();
+    expect(within(created).getByText(/running, without all its volumes/)).toBeInTheDocument();
     const failed = within(outcome).getByRole('heading', { name: 'Failed (2)' }).parentElement!;
-    expect(within(failed).getByText(/the compute host cannot share disks/)).toBeTruthy();
-    expect(within(failed).getByText(/No valid host was found/)).toBeTruthy();
+    expect(within(failed).getByText(/the compute host cannot share disks/)).toBeInTheDocument();
+    expect(within(failed).getByText(/No valid host was found/)).toBeInTheDocument();
 
     // One row per server, with host and each attachment's mode and name.
     const table = screen.getByRole('table', { name: /Servers in this launch/ });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(4);
-    expect(within(rows[0]!).getByText('compute-1')).toBeTruthy();
-    expect(within(rows[0]!).getByText('read-only')).toBeTruthy();
-    expect(within(rows[0]!).getByText('dataset')).toBeTruthy();
+    expect(within(rows[0]!).getByText('compute-1')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('read-only')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('dataset')).toBeInTheDocument();
     expect(within(rows[3]!).queryByRole('link')).toBeNull();
   });
 
@@ -92,17 +92,17 @@ describe('Launch progress view', () => {
       summary: 'All 3 servers are active.',
       servers: [server(0, {}), server(1, {}), server(2, {})],
     });
-    mockBff({
-      ...catalogRoutes(),
-      'GET /api/launches/L1': () => {
+    network.use(
+      ...catalogHandlers(),
+      bff.get(apiPaths.launch('L1'), launchSchema, () => {
         calls += 1;
-        return { body: calls === 1 ? running : done };
-      },
-    });
+        return calls === 1 ? running : done;
+      }),
+    );
     renderProgress();
 
-    expect(await screen.findByText(/1 of 3 servers active/)).toBeTruthy();
-    expect(screen.getByText(/2 in progress/)).toBeTruthy();
+    expect(await screen.findByText(/1 of 3 servers active/)).toBeInTheDocument();
+    expect(screen.getByText(/2 in progress/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('3 of 3 servers active')).toBeTruthy(), { timeout: 3000 });
     expect(screen.getByRole('status').textContent).toContain('Each has its volume attached.');
     // Finished: no more polling.
@@ -112,8 +112,11 @@ describe('Launch progress view', () => {
   });
 
   it('says so when the launch does not exist', async () => {
-    mockBff(catalogRoutes());
+    network.use(
+      ...catalogHandlers(),
+      bff.get(apiPaths.launch('L1'), launchSchema, bffError(404, 'not_found', 'There is no such launch.')),
+    );
     renderProgress();
-    expect(await screen.findByText('There is no such launch in this project')).toBeTruthy();
+    expect(await screen.findByText('There is no such launch in this project')).toBeInTheDocument();
   });
 });

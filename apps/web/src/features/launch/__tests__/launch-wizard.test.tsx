@@ -1,35 +1,29 @@
-import type { Session } from '@sv/shared';
+import { apiPaths, launchPlanSchema, launchSchema, type Session } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { Route } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RequestHandler } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { bff, bffError, recordRequests } from '../../../testing/bff';
+import { server } from '../../../testing/msw-server';
 import { LaunchWizard } from '../components/launch-wizard';
-import { catalogRoutes, launch, mockBff, plan, renderAt, session } from './helpers';
+import { catalogHandlers, launch, plan, renderAt, session } from './helpers';
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
-function start(s: Session = session(), extra: Parameters<typeof mockBff>[0] = {}) {
-  const bff = mockBff({ ...catalogRoutes(), ...extra });
+function start(s: Session = session(), extra: RequestHandler[] = []) {
+  server.use(...catalogHandlers(), ...extra);
+  const calls = recordRequests();
   const user = userEvent.setup();
   renderAt('/launch', [
     <Route key="w" path="/launch" element={<LaunchWizard session={s} />} />,
     <Route key="p" path="/launches/:id" element={<p>progress page</p>} />,
   ]);
-  return { user, ...bff };
+  return { user, calls };
 }
 
 const stepHeading = (n: number, title: string) =>
   screen.findByRole('heading', { level: 2, name: new RegExp(`Step ${n} of 6: ${title}`) });
 
 const next = (user: UserEvent) => user.click(screen.getByRole('button', { name: /^Next:/ }));
-
-/** The text of whatever an element's aria-describedby points at. */
-function description(el: HTMLElement): string {
-  const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
-}
 
 async function details(user: UserEvent, name = 'web', count = '1') {
   await user.type(screen.getByLabelText('Server name'), name);
@@ -67,23 +61,25 @@ describe('Details step', () => {
     const name = screen.getByLabelText('Server name');
 
     await user.type(name, '-bad');
-    expect(await screen.findByText('Letters, digits, dot, dash and underscore only')).toBeTruthy();
+    expect(await screen.findByText('Letters, digits, dot, dash and underscore only')).toBeInTheDocument();
     expect(name.getAttribute('aria-invalid')).toBe('true');
-    expect(description(name)).toContain('Letters, digits, dot, dash and underscore only');
+    expect(name).toHaveAccessibleDescription(
+      expect.stringContaining('Letters, digits, dot, dash and underscore only'),
+    );
 
     await user.clear(name);
     await next(user);
-    expect(await screen.findByText('Give the servers a name')).toBeTruthy();
+    expect(await screen.findByText('Give the servers a name')).toBeInTheDocument();
     await stepHeading(1, 'Details');
 
     const count = screen.getByLabelText('Number of servers');
     await user.clear(count);
     await user.type(count, '0');
-    expect(await screen.findByText('At least 1 server')).toBeTruthy();
+    expect(await screen.findByText('At least 1 server')).toBeInTheDocument();
     await user.clear(count);
     await user.type(count, '201');
-    expect(await screen.findByText('At most 200 servers at once')).toBeTruthy();
-    expect(description(count)).toContain('At most 200 servers at once');
+    expect(await screen.findByText('At most 200 servers at once')).toBeInTheDocument();
+    expect(count).toHaveAccessibleDescription(expect.stringContaining('At most 200 servers at once'));
   });
 
   it('moves on with Enter from a field, like Next', async () => {
@@ -109,7 +105,7 @@ describe('Details step', () => {
         .getAttribute('aria-current'),
     ).toBeNull();
     // Steps not reached yet cannot be jumped to.
-    expect(within(stepper).getByRole('button', { name: /Step 6: Review/ })).toHaveProperty('disabled', true);
+    expect(within(stepper).getByRole('button', { name: /Step 6: Review/ })).toBeDisabled();
   });
 });
 
@@ -118,7 +114,7 @@ describe('Flavor step', () => {
     const { user } = start();
     await details(user);
     await next(user);
-    expect(await screen.findByText('Choose a flavor')).toBeTruthy();
+    expect(await screen.findByText('Choose a flavor')).toBeInTheDocument();
     await stepHeading(2, 'Flavor');
     await flavor(user);
   });
@@ -130,7 +126,7 @@ describe('Boot source step', () => {
     await details(user);
     await flavor(user);
     await next(user);
-    expect(await screen.findByText('Choose an image')).toBeTruthy();
+    expect(await screen.findByText('Choose an image')).toBeInTheDocument();
     await stepHeading(3, 'Boot source');
   });
 
@@ -140,21 +136,23 @@ describe('Boot source step', () => {
     await flavor(user);
     await user.click(screen.getByLabelText(/A bootable volume/));
     const shared = await screen.findByRole('radio', { name: /golden-root/ });
-    expect(within(shared.closest('tr')!).getByText('Shared')).toBeTruthy();
+    expect(within(shared.closest('tr')!).getByText('Shared')).toBeInTheDocument();
     const plain = screen.getByRole('radio', { name: /my-root/ });
-    expect(plain).toHaveProperty('disabled', true);
-    expect(description(plain)).toMatch(/Not shared: only one server can use it, and you are launching 3/);
+    expect(plain).toBeDisabled();
+    expect(plain).toHaveAccessibleDescription(
+      /Not shared: only one server can use it, and you are launching 3/,
+    );
 
     await next(user);
-    expect(await screen.findByText('Choose a volume')).toBeTruthy();
+    expect(await screen.findByText('Choose a volume')).toBeInTheDocument();
     await user.click(shared);
     // A shared boot volume gets a mode choice, read-only first for 3 servers; read-write raises
     // the two-writers risk.
-    expect(screen.getByRole('group', { name: /How the servers get golden-root/ })).toBeTruthy();
+    expect(screen.getByRole('group', { name: /How the servers get golden-root/ })).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: /Read-only/ })).toHaveProperty('checked', true);
     expect(screen.queryByText(/would write to golden-root/)).toBeNull();
     await user.click(screen.getByRole('radio', { name: /Read-write/ }));
-    expect(screen.getByText(/3 servers would write to golden-root at the same time/)).toBeTruthy();
+    expect(screen.getByText(/3 servers would write to golden-root at the same time/)).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: /Read-only/ }));
     expect(screen.queryByText(/would write to golden-root/)).toBeNull();
     await next(user);
@@ -169,8 +167,8 @@ describe('Boot source step', () => {
     await user.click(screen.getByLabelText(/A bootable volume/));
     await user.click(await screen.findByRole('radio', { name: /golden-root/ }));
     const ro = screen.getByRole('radio', { name: /Read-only/ });
-    expect(ro).toHaveProperty('disabled', true);
-    expect(description(ro)).toContain(reason);
+    expect(ro).toBeDisabled();
+    expect(ro).toHaveAccessibleDescription(expect.stringContaining(reason));
     expect(screen.getByRole('radio', { name: /Read-write/ })).toHaveProperty('checked', true);
   });
 
@@ -184,13 +182,13 @@ describe('Boot source step', () => {
     await stepHeading(4, 'Data volumes');
 
     await setCount(user, '4');
-    expect(screen.getByText(/my-root is not shared, so only one server can use it/)).toBeTruthy();
+    expect(screen.getByText(/my-root is not shared, so only one server can use it/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: /Step 3: Boot source/ }));
     await stepHeading(3, 'Boot source');
     const message = await screen.findByText(/my-root is not shared \(multiattach\).*this launch makes 4/);
     const radio = screen.getByRole('radio', { name: /my-root/ });
     expect(radio.getAttribute('aria-invalid')).toBe('true');
-    expect(description(radio)).toContain(message.textContent ?? '');
+    expect(radio).toHaveAccessibleDescription(expect.stringContaining(message.textContent ?? ''));
     await next(user);
     await stepHeading(3, 'Boot source');
   });
@@ -202,7 +200,7 @@ describe('Data volumes step', () => {
     await details(user, 'web', '3');
     await flavor(user);
     await bootFromImage(user);
-    expect(screen.getByRole('checkbox', { name: /dataset/ })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: /dataset/ })).toBeInTheDocument();
     expect(screen.queryByRole('checkbox', { name: /scratch/ })).toBeNull();
     const others = screen.getByText(/volumes? that cannot be added/).closest('details')!;
     const scratch = within(others).getByText('scratch').closest('li')!;
@@ -218,9 +216,11 @@ describe('Data volumes step', () => {
     const modes = screen.getByRole('group', { name: 'Access to dataset' });
     expect(within(modes).getByRole('radio', { name: 'Read-only' })).toHaveProperty('checked', true);
     await user.click(within(modes).getByRole('radio', { name: 'Read-write' }));
-    expect(screen.getByText(/3 servers would write to dataset at the same time/)).toBeTruthy();
-    expect(screen.getByText(/already has a read-write holder \(writer-0\)/)).toBeTruthy();
-    expect(screen.getByText(/Choose read-only here, and give write access to one server only/)).toBeTruthy();
+    expect(screen.getByText(/3 servers would write to dataset at the same time/)).toBeInTheDocument();
+    expect(screen.getByText(/already has a read-write holder \(writer-0\)/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/Choose read-only here, and give write access to one server only/),
+    ).toBeInTheDocument();
   });
 
   it('disables read-only with its reason for data volumes too', async () => {
@@ -232,8 +232,8 @@ describe('Data volumes step', () => {
     await user.click(screen.getByRole('checkbox', { name: /scratch/ }));
     const modes = screen.getByRole('group', { name: 'Access to scratch' });
     const ro = within(modes).getByRole('radio', { name: 'Read-only' });
-    expect(ro).toHaveProperty('disabled', true);
-    expect(description(ro)).toContain(reason);
+    expect(ro).toBeDisabled();
+    expect(ro).toHaveAccessibleDescription(expect.stringContaining(reason));
   });
 
   it('flags a plain data volume picked for one server once the count grows', async () => {
@@ -250,7 +250,7 @@ describe('Data volumes step', () => {
     await stepHeading(4, 'Data volumes');
     const box = await screen.findByRole('checkbox', { name: /scratch/ });
     await waitFor(() => expect(box.getAttribute('aria-invalid')).toBe('true'));
-    expect(description(box)).toMatch(/scratch is not shared \(multiattach\).*this launch makes 2/);
+    expect(box).toHaveAccessibleDescription(/scratch is not shared \(multiattach\).*this launch makes 2/);
     await next(user);
     await stepHeading(4, 'Data volumes');
     // Unticking it clears the way.
@@ -272,7 +272,7 @@ describe('Availability zone step', () => {
     const zone = screen.getByLabelText('Availability zone', { selector: 'select' });
     expect((zone as HTMLSelectElement).value).toBe('');
     await user.selectOptions(zone, 'zone-b');
-    expect(screen.getByText(/dataset is in zone nova/)).toBeTruthy();
+    expect(screen.getByText(/dataset is in zone nova/)).toBeInTheDocument();
   });
 });
 
@@ -290,17 +290,17 @@ async function toReview(user: UserEvent) {
 
 describe('Review step', () => {
   it('shows the pre-flight strategy, its reason and the requests, then launches and opens the progress view', async () => {
-    const { user, calls } = start(session(), {
-      'POST /api/launches/plan': { body: plan() },
-      'POST /api/launches': { status: 202, body: launch() },
-    });
+    const { user, calls } = start(session(), [
+      bff.post(apiPaths.launchPlan, launchPlanSchema, plan()),
+      bff.post(apiPaths.launches, launchSchema, launch(), { status: 202 }),
+    ]);
     await toReview(user);
-    expect(await screen.findByText('Ready to launch.')).toBeTruthy();
-    expect(screen.getByText(/One request for all 3 servers/)).toBeTruthy();
+    expect(await screen.findByText('Ready to launch.')).toBeInTheDocument();
+    expect(screen.getByText(/One request for all 3 servers/)).toBeInTheDocument();
     expect(
       screen.getByText('One request creates every server on the shared volume (compute 2.105).'),
     ).toBeTruthy();
-    expect(screen.getByText(/POST \/servers at compute 2\.105 \(min_count=max_count=3/)).toBeTruthy();
+    expect(screen.getByText(/POST \/servers at compute 2\.105 \(min_count=max_count=3/)).toBeInTheDocument();
 
     const planCall = calls.find((c) => c.path === '/api/launches/plan');
     expect(planCall?.body).toEqual({
@@ -314,7 +314,7 @@ describe('Review step', () => {
     });
 
     const button = screen.getByRole('button', { name: 'Launch 3 servers' });
-    await waitFor(() => expect(button).toHaveProperty('disabled', false));
+    await waitFor(() => expect(button).toBeEnabled());
     await user.click(button);
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/launches/L1'));
     expect(calls.find((c) => c.method === 'POST' && c.path === '/api/launches')?.body).toEqual(
@@ -323,9 +323,11 @@ describe('Review step', () => {
   });
 
   it('lists the problems that block the launch, disables it, and links to the step that fixes them', async () => {
-    const { user, calls } = start(session(), {
-      'POST /api/launches/plan': {
-        body: plan({
+    const { user, calls } = start(session(), [
+      bff.post(
+        apiPaths.launchPlan,
+        launchPlanSchema,
+        plan({
           ok: false,
           problems: [
             {
@@ -334,14 +336,16 @@ describe('Review step', () => {
             },
           ],
         }),
-      },
-    });
+      ),
+    ]);
     await toReview(user);
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Volume dataset is error; it must be available or in use.')).toBeTruthy();
+    expect(
+      within(alert).getByText('Volume dataset is error; it must be available or in use.'),
+    ).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Launch 3 servers' });
-    expect(button).toHaveProperty('disabled', true);
-    expect(description(button)).toMatch(/blocked until the problems above are solved/);
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(/blocked until the problems above are solved/);
 
     await user.click(within(alert).getByRole('button', { name: 'Fix in Data volumes' }));
     await stepHeading(4, 'Data volumes');
@@ -349,35 +353,30 @@ describe('Review step', () => {
   });
 
   it('shows the problems the BFF names when it refuses the launch', async () => {
-    const { user } = start(session(), {
-      'POST /api/launches/plan': { body: plan() },
-      'POST /api/launches': {
-        status: 400,
-        body: {
-          error: {
-            code: 'launch_not_possible',
-            message: 'Volume dataset is detaching; it must be available or in use.',
-            details: {
-              fields: {
-                'dataVolumes.0.volumeId': 'Volume dataset is detaching; it must be available or in use.',
-              },
-              problems: [
-                {
-                  field: 'dataVolumes.0.volumeId',
-                  message: 'Volume dataset is detaching; it must be available or in use.',
-                },
-              ],
-            },
+    const { user } = start(session(), [
+      bff.post(apiPaths.launchPlan, launchPlanSchema, plan()),
+      bff.post(
+        apiPaths.launches,
+        launchSchema,
+        bffError(400, 'launch_not_possible', 'Volume dataset is detaching; it must be available or in use.', {
+          fields: {
+            'dataVolumes.0.volumeId': 'Volume dataset is detaching; it must be available or in use.',
           },
-        },
-      },
-    });
+          problems: [
+            {
+              field: 'dataVolumes.0.volumeId',
+              message: 'Volume dataset is detaching; it must be available or in use.',
+            },
+          ],
+        }),
+      ),
+    ]);
     await toReview(user);
     const button = await screen.findByRole('button', { name: 'Launch 3 servers' });
-    await waitFor(() => expect(button).toHaveProperty('disabled', false));
+    await waitFor(() => expect(button).toBeEnabled());
     await user.click(button);
     const alert = await screen.findByText(/The launch was refused/);
-    expect(alert.closest('[role="alert"]')).toBeTruthy();
+    expect(alert.closest('[role="alert"]')).toBeInTheDocument();
     expect(screen.getByTestId('location').textContent).toBe('/launch');
   });
 });

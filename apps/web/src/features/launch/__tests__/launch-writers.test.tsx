@@ -1,13 +1,12 @@
+import { apiPaths, launchPlanSchema, launchSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bff, recordRequests } from '../../../testing/bff';
+import { server } from '../../../testing/msw-server';
 import { LaunchWizard } from '../components/launch-wizard';
-import { catalogRoutes, launch, mockBff, plan, renderAt, session } from './helpers';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+import { catalogHandlers, launch, plan, renderAt, session } from './helpers';
 
 const writersProblem = {
   field: 'acknowledgeMultipleWriters',
@@ -17,15 +16,17 @@ const writersProblem = {
 
 describe('Review step: several writers on a shared volume', () => {
   it('asks for the acknowledgement the BFF requires and sends it with the plan and the launch', async () => {
-    const { calls } = mockBff({
-      ...catalogRoutes(),
+    server.use(
+      ...catalogHandlers(),
       // As the BFF: read-write for several servers needs the acknowledgement.
-      'POST /api/launches/plan': (body) =>
+      bff.post(apiPaths.launchPlan, launchPlanSchema, ({ body }) =>
         (body as { acknowledgeMultipleWriters?: boolean }).acknowledgeMultipleWriters
-          ? { body: plan() }
-          : { body: plan({ ok: false, problems: [writersProblem] }) },
-      'POST /api/launches': { status: 202, body: launch() },
-    });
+          ? plan()
+          : plan({ ok: false, problems: [writersProblem] }),
+      ),
+      bff.post(apiPaths.launches, launchSchema, launch(), { status: 202 }),
+    );
+    const calls = recordRequests();
     const user = userEvent.setup();
     renderAt('/launch', [
       <Route key="w" path="/launch" element={<LaunchWizard session={session()} />} />,
@@ -53,17 +54,17 @@ describe('Review step: several writers on a shared volume', () => {
     await next();
     await screen.findByRole('heading', { level: 2, name: /Step 6 of 6: Review/ });
 
-    expect(await screen.findByText(/would be written by 4 servers at once/)).toBeTruthy();
+    expect(await screen.findByText(/would be written by 4 servers at once/)).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Launch 3 servers' });
-    expect(button).toHaveProperty('disabled', true);
+    expect(button).toBeDisabled();
 
     await user.click(
       screen.getByRole('checkbox', {
         name: 'The servers use a cluster file system; give them read-write anyway',
       }),
     );
-    expect(await screen.findByText('Ready to launch.')).toBeTruthy();
-    await waitFor(() => expect(button).toHaveProperty('disabled', false));
+    expect(await screen.findByText('Ready to launch.')).toBeInTheDocument();
+    await waitFor(() => expect(button).toBeEnabled());
     const plans = calls.filter((c) => c.path === '/api/launches/plan');
     expect(plans.at(-1)?.body).toMatchObject({
       dataVolumes: [{ volumeId: 'v-shared-data', mode: 'rw' }],

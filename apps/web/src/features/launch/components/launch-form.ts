@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type AttachMode,
   type Capabilities,
+  isServerHold,
   type LaunchRequest,
   launchRequestSchema,
   type Volume,
@@ -89,9 +90,9 @@ export function writerRisk(
 ): { newWriters: number; existing: string[] } | null {
   if (!v.shared || mode !== 'rw') return null;
   const newWriters = Number.isFinite(count) && count > 0 ? count : 1;
-  // A Cinder record the compute service does not know is nobody's hold (the BFF does not count it).
+  // Counted as the BFF counts them: live holds the compute service does not disown.
   const existing = v.attachments
-    .filter((a) => a.mode === 'rw' && a.knownToCompute !== false)
+    .filter((a) => isServerHold(a) && a.mode === 'rw')
     .map((a) => a.serverName ?? a.serverId);
   return newWriters + existing.length > 1 ? { newWriters, existing } : null;
 }

@@ -1,4 +1,4 @@
-import type { Volume } from '@sv/shared';
+import type { AttachMode, Volume } from '@sv/shared';
 import type { ReactNode } from 'react';
 import { ModeBadge, SharedBadge } from '../../../components/ui/badge';
 import { useFlavors, useImages } from '../api/get-launch-catalog';
@@ -28,7 +28,7 @@ export function LaunchSummary({
   const Heading = `h${headingLevel}` as const;
   const name = values.name.trim();
 
-  const volumeLine = (id: string, mode: 'ro' | 'rw' | undefined) => {
+  const volumeLine = (id: string, mode: AttachMode | undefined) => {
     const v = volumeById.get(id);
     return (
       <span className="inline-flex flex-wrap items-center gap-1.5">

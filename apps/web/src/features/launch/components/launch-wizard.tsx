@@ -1,4 +1,4 @@
-import { type LaunchRequest, launchRequestSchema, type Session, type Volume } from '@sv/shared';
+import { ApiErrorCode, type LaunchRequest, launchRequestSchema, type Session, type Volume } from '@sv/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { type FieldErrors, FormProvider, get, useForm } from 'react-hook-form';
@@ -129,7 +129,7 @@ export function LaunchWizard({ session }: { session: Session }) {
       onSuccess: (l) => navigate(`/launches/${encodeURIComponent(l.id)}`),
       onError: (err) => {
         // The cloud changed since the check: ask again so the review shows today's problems.
-        if (err instanceof ApiRequestError && err.code === 'launch_not_possible') {
+        if (err instanceof ApiRequestError && err.code === ApiErrorCode.launch_not_possible) {
           void qc.invalidateQueries({ queryKey: launchPlanKeys.all });
         }
       },

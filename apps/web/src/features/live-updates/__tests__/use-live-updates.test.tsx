@@ -1,10 +1,12 @@
+import { apiPaths, healthSchema } from '@sv/shared';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectivity } from '../../../lib/connectivity';
 import { queryKeys } from '../../../lib/query-keys';
+import { server } from '../../../testing/msw-server';
 import { reconnectDelay, useLiveUpdates } from '../use-live-updates';
-import '../../../testing/dom-matchers';
 
 /** Stands in for the browser's EventSource: tests push events into it by hand. */
 class FakeEventSource {
@@ -108,14 +110,18 @@ describe('useLiveUpdates', () => {
   it('tells the banner while the stream is down, and reconnects at once when the server answers again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let serverUp = false;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => {
-        if (!serverUp) throw new TypeError('Failed to fetch');
-        return new Response(
-          JSON.stringify({ status: 'ok', checks: { cloud: { status: 'ok', ms: 1 } }, checkedAt: 'now' }),
-        );
-      }),
+    server.use(
+      http.get(apiPaths.health, () =>
+        serverUp
+          ? HttpResponse.json(
+              healthSchema.parse({
+                status: 'ok',
+                checks: { cloud: { status: 'ok', ms: 1 } },
+                checkedAt: 'now',
+              }),
+            )
+          : HttpResponse.error(),
+      ),
     );
     connectivity.start({ healthyIntervalMs: 60_000, minBackoffMs: 1_000, maxBackoffMs: 1_000 });
     mount();

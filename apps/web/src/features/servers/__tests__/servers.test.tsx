@@ -1,18 +1,14 @@
-import { apiPaths } from '@sv/shared';
+import { acceptedSchema, apiPaths, serverListSchema, serverSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
-import { makeAttachment, makeServer, makeSession, mockFetch } from '../../../testing/api-mock';
+import { bff, recordRequests } from '../../../testing/bff';
+import { makeAttachment, makeServer, makeSession } from '../../../testing/data';
+import { server as network } from '../../../testing/msw-server';
 import { renderWithProviders } from '../../../testing/render';
 import { ServerDetailPage } from '../components/server-detail-page';
 import { ServersPage } from '../components/servers-page';
-import '../../../testing/dom-matchers';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
-});
 
 // Stand-ins for the attach-volume feature: these tests are about the server pages.
 const slots: AttachmentSlots = {
@@ -38,7 +34,7 @@ const building = makeServer({ id: 'srv-2', name: 'web-2', status: 'BUILD', task:
 
 describe('ServersPage', () => {
   it('lists servers with flavor, zone and attachment count; host only for admins', async () => {
-    mockFetch({ [`GET ${apiPaths.servers}`]: { body: { servers: [web1, building] } } });
+    network.use(bff.get(apiPaths.servers, serverListSchema, { servers: [web1, building] }));
     renderWithProviders(<ServersPage session={makeSession()} />);
     const row = (await screen.findByRole('link', { name: 'web-1' })).closest('tr') as HTMLElement;
     expect(row).toHaveTextContent('m1.small');
@@ -49,12 +45,13 @@ describe('ServersPage', () => {
 
   it('polls while a server is building and stops when it is active', async () => {
     let n = 0;
-    const { calls } = mockFetch({
-      [`GET ${apiPaths.servers}`]: () => {
+    network.use(
+      bff.get(apiPaths.servers, serverListSchema, () => {
         n += 1;
-        return { body: { servers: [n < 2 ? building : { ...building, status: 'ACTIVE', task: null }] } };
-      },
-    });
+        return { servers: [n < 2 ? building : { ...building, status: 'ACTIVE', task: null }] };
+      }),
+    );
+    const calls = recordRequests();
     renderWithProviders(<ServersPage session={makeSession()} />);
     const row = () => (screen.getByRole('link', { name: 'web-2' }).closest('tr') as HTMLElement).textContent;
     await screen.findByRole('link', { name: 'web-2' });
@@ -66,7 +63,7 @@ describe('ServersPage', () => {
   });
 
   it('shows hosts and the All projects switch to admins', async () => {
-    mockFetch({ [`GET ${apiPaths.servers}`]: { body: { servers: [web1] } } });
+    network.use(bff.get(apiPaths.servers, serverListSchema, { servers: [web1] }));
     renderWithProviders(<ServersPage session={makeSession({ isAdmin: true })} />);
     await screen.findByRole('link', { name: 'web-1' });
     expect(screen.getByRole('columnheader', { name: 'Host' })).toBeInTheDocument();
@@ -77,15 +74,16 @@ describe('ServersPage', () => {
 
 describe('ServerDetailPage', () => {
   function show(server = web1) {
-    const mock = mockFetch({
-      [`GET ${apiPaths.server(server.id)}`]: { body: server },
-      [`DELETE ${apiPaths.server(server.id)}`]: { status: 202, body: { accepted: true } },
-    });
+    network.use(
+      bff.get(apiPaths.server(server.id), serverSchema, server),
+      bff.delete(apiPaths.server(server.id), acceptedSchema, { accepted: true }, { status: 202 }),
+    );
+    const calls = recordRequests();
     renderWithProviders(<ServerDetailPage session={makeSession()} slots={slots} />, {
       url: `/servers/${server.id}`,
       path: '/servers/:id',
     });
-    return { ...mock, user: userEvent.setup() };
+    return { calls, user: userEvent.setup() };
   }
 
   it('lists its attachments with mode, device and state, each detachable', async () => {

@@ -1,7 +1,7 @@
-import type { Attachment } from '@sv/shared';
+import { type Attachment, isLiveHoldState } from '@sv/shared';
 
-export const liveHold = (a: Attachment) =>
-  a.state !== 'detached' && a.state !== 'deleted' && !a.state.startsWith('error');
+/** A hold that has ended or failed no longer gives the server the disk. */
+export const liveHold = (a: Attachment) => isLiveHoldState(a.state);
 
 /** "2 volumes · 1 RW, 1 RO" for a server's attachments. */
 export function holdsOf(attachments: Attachment[]): { count: number; text: string | null } {

@@ -1,9 +1,11 @@
-import type { Session, Topology } from '@sv/shared';
+import { apiPaths, type Session, type Topology, topologySchema } from '@sv/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bff, recordRequests } from '../../../testing/bff';
+import { server } from '../../../testing/msw-server';
 import TopologyPage from '../components/topology-page';
 import { createInThreadRunner, LayoutRunnerContext } from '../layout/layout-runner';
 import { sessionFixture, smallTopology } from '../testing/fixtures';
@@ -22,9 +24,6 @@ afterAll(() => {
     if (d) Object.defineProperty(HTMLElement.prototype, k, d);
   });
 });
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 function renderPage({
   topology = smallTopology(),
@@ -35,14 +34,9 @@ function renderPage({
   session?: Session;
   url?: string;
 } = {}) {
-  const fetchMock = vi.fn(
-    async (_input: RequestInfo | URL) =>
-      new Response(JSON.stringify(topology), {
-        status: 200,
-        headers: { 'Content-Type': 'application/json' },
-      }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
+  // The same graph whatever the filters: the tests read which filters were asked for.
+  server.use(bff.get(apiPaths.topology, topologySchema, topology, { anyQuery: true }));
+  const sent = recordRequests();
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -57,8 +51,8 @@ function renderPage({
       </LayoutRunnerContext.Provider>
     </QueryClientProvider>,
   );
-  const urls = () => fetchMock.mock.calls.map(([input]) => String(input));
-  return { fetchMock, urls };
+  const urls = () => sent.map((r) => r.path);
+  return { urls };
 }
 
 const graph = () => screen.findByRole('region', { name: /topology graph/i });
@@ -73,10 +67,10 @@ describe('topology page', () => {
     renderPage();
     const region = await graph();
     await waitFor(() => expect(nodeEl('server:srv-web-1')).not.toBeNull());
-    expect(within(region).getByText('compute-1')).toBeTruthy();
-    expect(within(region).getByText('Not on a host')).toBeTruthy();
+    expect(within(region).getByText('compute-1')).toBeInTheDocument();
+    expect(within(region).getByText('Not on a host')).toBeInTheDocument();
     expect(nodeEl('volume:vol-logs')?.getAttribute('aria-label')).toMatch(/^Volume logs, in-use, shared/);
-    expect(screen.getByText(/Laid out with columns/)).toBeTruthy();
+    expect(screen.getByText(/Laid out with columns/)).toBeInTheDocument();
   });
 
   it('draws read-write edges solid and read-only edges dashed, stuck ones labelled', async () => {
@@ -86,18 +80,18 @@ describe('topology page', () => {
     const rw = document.querySelectorAll('.react-flow__edge.sv-edge-rw path[data-mode="rw"]');
     const ro = document.querySelectorAll('.react-flow__edge.sv-edge-ro path[data-mode="ro"]');
     expect(ro).toHaveLength(2);
-    for (const p of ro) expect(p.getAttribute('stroke-dasharray')).toBe('8 5');
+    for (const p of ro) expect(p).toHaveAttribute('stroke-dasharray', '8 5');
     const solid = [...rw].filter((p) => !p.closest('.sv-edge-stuck'));
     expect(solid).toHaveLength(2);
-    for (const p of solid) expect(p.getAttribute('stroke-dasharray')).toBeNull();
+    for (const p of solid) expect(p).not.toHaveAttribute('stroke-dasharray');
     expect(solid[0]?.getAttribute('stroke')).not.toBe(ro[0]?.getAttribute('stroke'));
     const stuck = document.querySelector('.react-flow__edge.sv-edge-stuck path');
-    expect(stuck?.getAttribute('data-state')).toBe('attaching');
-    expect(stuck?.getAttribute('stroke-dasharray')).toBe('1 6');
-    expect(screen.getByText('stuck: attaching')).toBeTruthy();
+    expect(stuck).toHaveAttribute('data-state', 'attaching');
+    expect(stuck).toHaveAttribute('stroke-dasharray', '1 6');
+    expect(screen.getByText('stuck: attaching')).toBeInTheDocument();
     // The legend says it in words too.
-    expect(screen.getByText('Read-write (solid)')).toBeTruthy();
-    expect(screen.getByText('Read-only (dashed)')).toBeTruthy();
+    expect(screen.getByText('Read-write (solid)')).toBeInTheDocument();
+    expect(screen.getByText('Read-only (dashed)')).toBeInTheDocument();
   });
 
   it('flags the volume with several writers, in the graph and the risk panel', async () => {
@@ -106,17 +100,18 @@ describe('topology page', () => {
     await waitFor(() => expect(nodeEl('volume:vol-shared')).not.toBeNull());
     const volume = nodeEl('volume:vol-shared');
     if (!volume) throw new Error('no volume node');
-    expect(within(volume).getByText('2 writers')).toBeTruthy();
+    expect(within(volume).getByText('2 writers')).toBeInTheDocument();
     expect(volume.getAttribute('aria-label')).toContain('warning: several writers');
 
     const risks = screen.getByRole('region', { name: /risks/i });
-    expect(within(risks).getByText('Several writers')).toBeTruthy();
+    expect(within(risks).getByText('Several writers')).toBeInTheDocument();
     const link = within(risks).getByRole('link', { name: 'shared-data' });
-    expect(link.getAttribute('href')).toBe('/volumes/vol-shared');
-    expect(within(risks).getByRole('link', { name: 'scratch' }).getAttribute('href')).toBe(
+    expect(link).toHaveAttribute('href', '/volumes/vol-shared');
+    expect(within(risks).getByRole('link', { name: 'scratch' })).toHaveAttribute(
+      'href',
       '/volumes/vol-scratch',
     );
-    expect(within(risks).getByText(/Stuck attaching/)).toBeTruthy();
+    expect(within(risks).getByText(/Stuck attaching/)).toBeInTheDocument();
   });
 
   it('sends the filters to the BFF', async () => {
@@ -174,7 +169,7 @@ describe('topology page', () => {
     ]);
     expect(text).toContainEqual(['web-2', 'scratch', 'read-write', 'attachingstuck', 'compute-1']);
     const web1 = within(table).getByRole('link', { name: 'web-1' });
-    expect(web1.getAttribute('href')).toBe('/servers/srv-web-1');
+    expect(web1).toHaveAttribute('href', '/servers/srv-web-1');
 
     await user.click(screen.getByLabelText('Only risky attachments'));
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 3);

@@ -1,4 +1,4 @@
-import type { AttachMode, Topology } from '@sv/shared';
+import { type AttachMode, isTransitionalHoldState, type Topology } from '@sv/shared';
 import type { LayoutInput } from '../layout/layout-types';
 
 export type TopologyHost = Topology['hosts'][number];
@@ -11,8 +11,7 @@ export type TopologyRisk = Topology['risks'][number];
 export const NO_HOST = '\u0000no-host';
 export const NO_HOST_LABEL = 'Not on a host';
 
-const TRANSITIONAL = new Set(['reserved', 'attaching', 'detaching']);
-export const isPending = (state: string) => TRANSITIONAL.has(state);
+export const isPending = isTransitionalHoldState;
 
 export const nodeId = {
   host: (id: string) => `host:${id}`,

@@ -1,23 +1,15 @@
-import { apiPaths } from '@sv/shared';
+import { acceptedSchema, apiPaths, preflightSchema, volumeSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RequestHandler } from 'msw';
+import { describe, expect, it } from 'vitest';
 import { AttachVolumeDialog } from '../../attach-volume/components/attach-volume-dialog';
 import { DetachAttachmentButton } from '../../attach-volume/components/detach-attachment-button';
-import {
-  apiError,
-  makeAttachment,
-  makeCandidate,
-  makePreflight,
-  makeSession,
-  makeVolume,
-  mockFetch,
-} from '../../../testing/api-mock';
+import { bff, bffError, recordRequests } from '../../../testing/bff';
+import { makeAttachment, makeCandidate, makePreflight, makeSession, makeVolume } from '../../../testing/data';
+import { server } from '../../../testing/msw-server';
 import { renderWithProviders } from '../../../testing/render';
 import { VolumeDetailPage } from '../components/volume-detail-page';
-import '../../../testing/dom-matchers';
-
-afterEach(() => vi.unstubAllGlobals());
 
 // The real attach-volume components, as app/routes.tsx wires them.
 const slots = { AttachDialog: AttachVolumeDialog, DetachButton: DetachAttachmentButton };
@@ -30,13 +22,14 @@ const attached = makeVolume({
   ],
 });
 
-function show(volume = attached, session = makeSession(), extra: Parameters<typeof mockFetch>[0] = {}) {
-  const mock = mockFetch({ [`GET ${apiPaths.volume(volume.id)}`]: { body: volume }, ...extra });
+function show(volume = attached, session = makeSession(), extra: RequestHandler[] = []) {
+  server.use(bff.get(apiPaths.volume(volume.id), volumeSchema, volume), ...extra);
+  const calls = recordRequests();
   renderWithProviders(<VolumeDetailPage session={session} slots={slots} />, {
     url: `/volumes/${volume.id}`,
     path: '/volumes/:id',
   });
-  return { ...mock, user: userEvent.setup() };
+  return { calls, user: userEvent.setup() };
 }
 
 describe('VolumeDetailPage', () => {
@@ -65,9 +58,9 @@ describe('VolumeDetailPage', () => {
   });
 
   it('deletes an unattached volume after confirmation', async () => {
-    const { user, calls } = show(makeVolume(), makeSession(), {
-      [`DELETE ${apiPaths.volume('vol-1')}`]: { status: 202, body: { accepted: true } },
-    });
+    const { user, calls } = show(makeVolume(), makeSession(), [
+      bff.delete(apiPaths.volume('vol-1'), acceptedSchema, { accepted: true }, { status: 202 }),
+    ]);
     await user.click(await screen.findByRole('button', { name: 'Delete volume' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete volume?' });
     // Cancel has focus first, so a stray Enter destroys nothing.
@@ -79,16 +72,21 @@ describe('VolumeDetailPage', () => {
 
   it('detaches one attachment after confirmation and shows refusals in the dialog', async () => {
     let refuse = true;
-    const { user, calls } = show(attached, makeSession(), {
-      [`DELETE ${apiPaths.serverAttachment('s1', 'vol-1')}`]: () =>
-        refuse
-          ? apiError(
-              409,
-              'conflict',
-              "Cannot 'detach_volume' instance s1 while it is in task_state reboot_started",
-            )
-          : { status: 202, body: { accepted: true } },
-    });
+    const { user, calls } = show(attached, makeSession(), [
+      bff.delete(
+        apiPaths.serverAttachment('s1', 'vol-1'),
+        acceptedSchema,
+        () =>
+          refuse
+            ? bffError(
+                409,
+                'conflict',
+                "Cannot 'detach_volume' instance s1 while it is in task_state reboot_started",
+              )
+            : { accepted: true as const },
+        { status: 202 },
+      ),
+    ]);
     await user.click(await screen.findByRole('button', { name: 'Detach data from web-1' }));
     const dialog = screen.getByRole('dialog', { name: 'Detach volume?' });
     expect(dialog).toHaveTextContent('last read-write attachment');
@@ -101,14 +99,16 @@ describe('VolumeDetailPage', () => {
   });
 
   it('opens the Attach dialog from the volume side', async () => {
-    const { user } = show(attached, makeSession(), {
-      [`GET ${apiPaths.preflightForVolume('vol-1')}`]: {
-        body: makePreflight({
+    const { user } = show(attached, makeSession(), [
+      bff.get(
+        apiPaths.preflightForVolume('vol-1'),
+        preflightSchema,
+        makePreflight({
           subject: { kind: 'volume', id: 'vol-1', name: 'data' },
           candidates: [makeCandidate({ id: 's9', name: 'db-9', status: 'ACTIVE' })],
         }),
-      },
-    });
+      ),
+    ]);
     await user.click(await screen.findByRole('button', { name: 'Attach to a server' }));
     const dialog = screen.getByRole('dialog', { name: 'Attach to a server' });
     expect(await within(dialog).findByRole('radio', { name: /db-9/ })).toBeEnabled();
@@ -122,9 +122,13 @@ describe('VolumeDetailPage', () => {
   });
 
   it('says when the volume does not exist', async () => {
-    mockFetch({
-      [`GET ${apiPaths.volume('gone')}`]: apiError(404, 'not_found', 'Volume gone could not be found.'),
-    });
+    server.use(
+      bff.get(
+        apiPaths.volume('gone'),
+        volumeSchema,
+        bffError(404, 'not_found', 'Volume gone could not be found.'),
+      ),
+    );
     renderWithProviders(<VolumeDetailPage session={makeSession()} slots={slots} />, {
       url: '/volumes/gone',
       path: '/volumes/:id',

@@ -1,13 +1,19 @@
-import { apiPaths } from '@sv/shared';
+import {
+  apiPaths,
+  imageListSchema,
+  type Volume,
+  volumeListSchema,
+  volumeSchema,
+  volumeTypeListSchema,
+} from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, makeAttachment, makeSession, makeVolume, mockFetch } from '../../../testing/api-mock';
+import { describe, expect, it } from 'vitest';
+import { bff, bffError, recordRequests } from '../../../testing/bff';
+import { makeAttachment, makeSession, makeVolume } from '../../../testing/data';
+import { server } from '../../../testing/msw-server';
 import { renderWithProviders } from '../../../testing/render';
 import { VolumesPage } from '../components/volumes-page';
-import '../../../testing/dom-matchers';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const shared = makeVolume({
   id: 'vol-1',
@@ -35,19 +41,19 @@ const types = {
 };
 const images = { images: [{ id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 3 * 1024 ** 3 }] };
 
-function routes(extra: Parameters<typeof mockFetch>[0] = {}) {
-  return {
-    [`GET ${apiPaths.volumes}`]: { body: { volumes: [shared, plain] } },
-    [`GET ${apiPaths.volumes}?all=1`]: { body: { volumes: [shared] } },
-    [`GET ${apiPaths.volumeTypes}`]: { body: types },
-    [`GET ${apiPaths.images}`]: { body: images },
-    ...extra,
-  };
+/** The BFF of these tests: the project's volumes, every project's (?all=1), types and images. */
+function answerAsTheBff(projectVolumes: Volume[] = [shared, plain]) {
+  server.use(
+    bff.get(apiPaths.volumes, volumeListSchema, { volumes: projectVolumes }),
+    bff.get(`${apiPaths.volumes}?all=1`, volumeListSchema, { volumes: [shared] }),
+    bff.get(apiPaths.volumeTypes, volumeTypeListSchema, types),
+    bff.get(apiPaths.images, imageListSchema, images),
+  );
 }
 
 describe('VolumesPage', () => {
   it('lists volumes with the shared badge and who holds them in which mode', async () => {
-    mockFetch(routes());
+    answerAsTheBff();
     renderWithProviders(<VolumesPage session={makeSession()} />);
     expect(screen.getByText('Loading volumes…')).toBeInTheDocument();
     const row = (await screen.findByRole('link', { name: 'dataset' })).closest('tr') as HTMLElement;
@@ -75,7 +81,7 @@ describe('VolumesPage', () => {
         }),
       ],
     });
-    mockFetch(routes({ [`GET ${apiPaths.volumes}`]: { body: { volumes: [planted, plain] } } }));
+    answerAsTheBff([planted, plain]);
     renderWithProviders(<VolumesPage session={makeSession()} />);
     const row = (await screen.findByRole('link', { name: 'dataset' })).closest('tr') as HTMLElement;
     expect(row).toHaveTextContent('1 server · 1 RW');
@@ -85,7 +91,8 @@ describe('VolumesPage', () => {
   });
 
   it('gives admins an All projects switch that asks for ?all=1', async () => {
-    const { calls } = mockFetch(routes());
+    answerAsTheBff();
+    const calls = recordRequests();
     const user = userEvent.setup();
     renderWithProviders(<VolumesPage session={makeSession({ isAdmin: true, roles: ['admin'] })} />);
     await screen.findByRole('link', { name: 'scratch' });
@@ -96,13 +103,17 @@ describe('VolumesPage', () => {
   });
 
   it('shows an empty state and a load error where they happen', async () => {
-    mockFetch({ [`GET ${apiPaths.volumes}`]: { body: { volumes: [] } } });
+    server.use(bff.get(apiPaths.volumes, volumeListSchema, { volumes: [] }));
     const first = renderWithProviders(<VolumesPage session={makeSession()} />);
     expect(await screen.findByText('This project has no volumes yet')).toBeInTheDocument();
     first.unmount();
-    mockFetch({
-      [`GET ${apiPaths.volumes}`]: apiError(503, 'cloud_unavailable', 'The volume service is down.'),
-    });
+    server.use(
+      bff.get(
+        apiPaths.volumes,
+        volumeListSchema,
+        bffError(503, 'cloud_unavailable', 'The volume service is down.'),
+      ),
+    );
     renderWithProviders(<VolumesPage session={makeSession()} />);
     expect(await screen.findByRole('alert')).toHaveTextContent('The volume service is down.');
   });
@@ -110,24 +121,23 @@ describe('VolumesPage', () => {
 
 describe('Create volume dialog', () => {
   async function open() {
-    const mock = mockFetch(
-      routes({
-        [`POST ${apiPaths.volumes}`]: (call) => ({
-          status: 201,
-          body: makeVolume({
-            id: 'vol-new',
-            name: String((call.body as { name: string }).name),
-            status: 'creating',
-          }),
-        }),
-      }),
+    answerAsTheBff();
+    server.use(
+      bff.post(
+        apiPaths.volumes,
+        volumeSchema,
+        ({ body }) =>
+          makeVolume({ id: 'vol-new', name: String((body as { name: string }).name), status: 'creating' }),
+        { status: 201 },
+      ),
     );
+    const calls = recordRequests();
     const user = userEvent.setup();
     renderWithProviders(<VolumesPage session={makeSession()} />);
     await screen.findByRole('link', { name: 'scratch' });
     await user.click(screen.getAllByRole('button', { name: 'Create volume' })[0] as HTMLElement);
     const dialog = screen.getByRole('dialog', { name: 'Create volume' });
-    return { ...mock, user, dialog };
+    return { calls, user, dialog };
   }
 
   it('labels the multiattach type as shared', async () => {
@@ -188,14 +198,17 @@ describe('Create volume dialog', () => {
   });
 
   it('shows the BFF’s refusal inline', async () => {
-    mockFetch(
-      routes({
-        [`POST ${apiPaths.volumes}`]: apiError(
+    answerAsTheBff();
+    server.use(
+      bff.post(
+        apiPaths.volumes,
+        volumeSchema,
+        bffError(
           413,
-          'over_quota',
+          'over_limit',
           'VolumeSizeExceedsAvailableQuota: Requested volume exceeds allowed gigabytes quota.',
         ),
-      }),
+      ),
     );
     const user = userEvent.setup();
     renderWithProviders(<VolumesPage session={makeSession()} />);

@@ -1,8 +1,7 @@
-import type { Attachment } from '@sv/shared';
+import { type Attachment, isLiveHoldState, isServerHold } from '@sv/shared';
 
 /** A hold that has ended or failed no longer gives a server the disk. */
-export const liveHold = (a: Attachment) =>
-  a.state !== 'detached' && a.state !== 'deleted' && !a.state.startsWith('error');
+export const liveHold = (a: Attachment) => isLiveHoldState(a.state);
 
 /**
  * A Cinder attachment record that the compute service does not list on the server it names.
@@ -11,7 +10,7 @@ export const liveHold = (a: Attachment) =>
 export const strayRecord = (a: Attachment) => a.knownToCompute === false;
 
 /** A live hold by a server: what the counts and writer warnings are about. */
-export const serverHold = (a: Attachment) => liveHold(a) && !strayRecord(a);
+export const serverHold = (a: Attachment) => isServerHold(a);
 
 /** "3 servers · 2 RW, 1 RO" — how many servers hold the volume and in which modes. */
 export function holdsSummary(attachments: Attachment[]): string | null {

@@ -12,57 +12,8 @@ import {
   type Volume,
   volumeSchema,
 } from '@sv/shared';
-import { vi } from 'vitest';
 
-/*
- * fetch is the only thing tests replace. Factories build BFF answers through the shared
- * schemas, so a test cannot feed the UI something the BFF could never send.
- */
-
-export interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-type Reply = { status?: number; body?: unknown };
-type Handler = (call: Call) => Reply | Promise<Reply>;
-
-/** Routes keyed "METHOD /path" (path with query string); unmatched calls answer 404. */
-export function mockFetch(routes: Record<string, Handler | Reply>) {
-  const calls: Call[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const path = url.pathname + url.search;
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call = { method, path, body };
-    calls.push(call);
-    const route = routes[`${method} ${path}`];
-    const reply: Reply = route
-      ? typeof route === 'function'
-        ? await route(call)
-        : route
-      : { status: 404, body: { error: { code: 'not_found', message: `No mock for ${method} ${path}` } } };
-    const status = reply.status ?? 200;
-    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
-      status,
-      headers: { 'Content-Type': 'application/json' },
-    });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock };
-}
-
-export const apiError = (
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-) => ({
-  status,
-  body: { error: { code, message, ...(details ? { details } : {}) } },
-});
+/** What the BFF sends, built through the shared schemas so a test cannot hold what it never could. */
 
 export function makeCapabilities(over: Partial<Capabilities> = {}): Capabilities {
   return capabilitiesSchema.parse({
