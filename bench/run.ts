@@ -34,6 +34,7 @@ const MODULES = [
   { name: 'reads-at-scale', title: 'Reads at scale', file: 'bench/reads-at-scale.bench.ts' },
   { name: 'dashboard', title: 'Dashboard', file: 'bench/dashboard.bench.ts' },
   { name: 'bff', title: 'BFF overhead', file: 'bench/bff-overhead.bench.ts' },
+  { name: 'roundtrips', title: 'Round trips', file: 'bench/roundtrips.bench.ts' },
 ] as const;
 
 const USAGE = `usage: npm run bench -- [--quick] [--only ${MODULES.map((m) => m.name).join(',')}] [--runs N] [--no-write]`;
