@@ -920,11 +920,15 @@ function report(input: {
 // --- The reference-cloud journeys (recorded by `npm run e2e:cloud`) ---------------------------------
 
 export interface JourneyRow {
-  /** Wall time of the journey's timed part, ms. */
+  /** Wall time of the journey's timed part, ms (the median when it ran more than once). */
   ms: number;
+  samples?: number[];
   /** What was timed, in words. */
   what: string;
 }
+
+const journeyCell = (j: JourneyRow | undefined) =>
+  j ? `${fmtMs(j.ms)}${j.samples && j.samples.length > 1 ? ` (median of ${j.samples.length})` : ''}` : '–';
 
 function journeysSection(): BenchSection {
   const runs = Object.values(readRecorded<JourneyRow>(RECORDED.cloudJourneys));
@@ -942,7 +946,7 @@ function journeysSection(): BenchSection {
             rows: names.map((n) => [
               n,
               runs.map((r) => r.rows[n]?.what).find(Boolean) ?? '',
-              ...runs.map((r) => (r.rows[n] ? fmtMs(r.rows[n].ms) : '–')),
+              ...runs.map((r) => journeyCell(r.rows[n])),
             ]),
           },
         ]
