@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient } from '@libsql/client';
 import pg from 'pg';
 import {
+  keptModules,
   type ModuleOutcome,
   reportMarkdown,
   type RunHeader,
@@ -208,21 +209,38 @@ async function main(): Promise<number> {
     }
   }
 
+  const file = join(repoRoot, 'docs/benchmarks.md');
+  // With --only, the modules left out keep what the file's previous run wrote about them.
+  if (opts.only && opts.write && existsSync(file)) {
+    const kept = keptModules(readFileSync(file, 'utf8'), MODULES);
+    for (const o of outcomes) {
+      const k = o.status === 'skipped' ? kept.get(o.name) : undefined;
+      if (k) o.kept = k;
+    }
+  }
+  const keptNames = outcomes.filter((o) => o.kept).map((o) => o.name);
+  const date = `${startedAt
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/:\d\d\.\d+Z$/, ' UTC')}`;
+  const commit = gitCommit();
   const header: RunHeader = {
     quick: opts.quick,
     rows: [
-      [
-        'date',
-        `${startedAt
-          .toISOString()
-          .replace('T', ' ')
-          .replace(/:\d\d\.\d+Z$/, ' UTC')}`,
-      ],
+      ['date', date],
       [
         'command',
         `\`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
       ],
-      ['git commit', gitCommit()],
+      ['git commit', commit],
+      ...(keptNames.length > 0
+        ? [
+            [
+              'kept from earlier runs',
+              `${keptNames.join(', ')} (not run in this run; the table under Summary says which run measured each)`,
+            ] as [string, string],
+          ]
+        : []),
       ['machine', startedOn],
       ['SQLite', sqlite],
       ['PostgreSQL', pgInfo.version ?? `not run: ${pgInfo.why}`],
@@ -238,8 +256,7 @@ async function main(): Promise<number> {
 
   process.stdout.write(`\n== Summary ==\n${summaryText(outcomes)}\n`);
   if (opts.write) {
-    const file = join(repoRoot, 'docs/benchmarks.md');
-    writeFileSync(file, reportMarkdown(header, outcomes));
+    writeFileSync(file, reportMarkdown(header, outcomes, `${date}, ${commit}`));
     log(`bench: wrote docs/benchmarks.md`);
   }
   const crashed = outcomes.filter((o) => o.status === 'crashed');

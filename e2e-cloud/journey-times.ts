@@ -6,6 +6,7 @@
  * docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentCommit, RECORDED, writeRecorded } from '../bench/lib/recorded';
@@ -81,7 +82,13 @@ export function reportTimes(): void {
       label: env.record,
       date: new Date().toISOString(),
       commit: currentCommit(),
-      setup: [env.description, r.cloud].filter(Boolean).join('; ') || 'a cloud',
+      setup: [
+        env.description,
+        r.cloud,
+        `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores at the end`,
+      ]
+        .filter(Boolean)
+        .join('; '),
       rows: r.journeys,
     });
     process.stdout.write(`Recorded as "${env.record}" in bench/recorded/cloud-journeys.json.\n`);

@@ -37,6 +37,16 @@ export function writeRecorded<Row>(file: string, run: RecordedRun<Row>): void {
   all[run.label] = run;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+  // In the repository's own format, so `biome check` passes on the committed file.
+  try {
+    execFileSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/@biomejs/biome/bin/biome'), 'format', '--write', file],
+      { cwd: repoRoot, stdio: 'ignore' },
+    );
+  } catch {
+    // Without biome the file is still valid JSON; `npm run format` tidies it.
+  }
 }
 
 /** The checkout's commit as the recorded runs name it. */
