@@ -154,6 +154,8 @@ async function main(): Promise<number> {
   const opts = parseArgs(process.argv.slice(2));
   const total = stopwatch();
   const startedAt = new Date();
+  // Before any module runs: what a module writes (a recorded run) must not make the tree look dirty.
+  const commit = gitCommit();
   const loadAtStart = loadavg()[0]!;
   const pgInfo = await postgres();
   const engines: Engine[] = ['sqlite', ...(pgInfo.url ? (['postgres'] as const) : [])];
@@ -223,7 +225,6 @@ async function main(): Promise<number> {
     .toISOString()
     .replace('T', ' ')
     .replace(/:\d\d\.\d+Z$/, ' UTC')}`;
-  const commit = gitCommit();
   const header: RunHeader = {
     quick: opts.quick,
     rows: [
@@ -237,7 +238,7 @@ async function main(): Promise<number> {
         ? [
             [
               'kept from earlier runs',
-              `${keptNames.join(', ')} (not run in this run; the table under Summary says which run measured each)`,
+              `${keptNames.join(', ')}: not run in this run, kept as their own runs wrote them (the table under Summary says which; the rows below describe this run)`,
             ] as [string, string],
           ]
         : []),
