@@ -211,7 +211,7 @@ test('launch-3', async ({ page }, testInfo) => {
   await page.getByLabel('Server name').fill(serverName);
   await page.getByLabel('Number of servers').fill('3');
   await next('Flavor');
-  await page.getByRole('radio', { name: scene.flavor.name }).check();
+  await page.getByRole('radio', { name: scene.flavor.name, exact: true }).check();
   await next('Boot source');
   await page.getByRole('radio', { name: /A bootable volume/ }).check();
   await page.getByRole('radio', { name: new RegExp(boot.name) }).check();
