@@ -54,6 +54,16 @@ const projects: TestProjectInlineConfiguration[] = [
       include: ['test/tempest/**/*.test.ts'],
     },
   },
+  // The bench's instruments (the latency proxy, the round-trip arithmetic); the benches themselves
+  // run under `npm run bench`, never here.
+  {
+    test: {
+      name: 'bench',
+      root: '.',
+      environment: 'node',
+      include: ['bench/**/*.test.ts'],
+    },
+  },
   {
     root: './packages/shared',
     test: {

@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient } from '@libsql/client';
 import pg from 'pg';
 import {
+  keptModules,
   type ModuleOutcome,
   reportMarkdown,
   type RunHeader,
@@ -34,6 +35,7 @@ const MODULES = [
   { name: 'reads-at-scale', title: 'Reads at scale', file: 'bench/reads-at-scale.bench.ts' },
   { name: 'dashboard', title: 'Dashboard', file: 'bench/dashboard.bench.ts' },
   { name: 'bff', title: 'BFF overhead', file: 'bench/bff-overhead.bench.ts' },
+  { name: 'roundtrips', title: 'Round trips', file: 'bench/roundtrips.bench.ts' },
 ] as const;
 
 const USAGE = `usage: npm run bench -- [--quick] [--only ${MODULES.map((m) => m.name).join(',')}] [--runs N] [--no-write]`;
@@ -152,6 +154,8 @@ async function main(): Promise<number> {
   const opts = parseArgs(process.argv.slice(2));
   const total = stopwatch();
   const startedAt = new Date();
+  // Before any module runs: what a module writes (a recorded run) must not make the tree look dirty.
+  const commit = gitCommit();
   const loadAtStart = loadavg()[0]!;
   const pgInfo = await postgres();
   const engines: Engine[] = ['sqlite', ...(pgInfo.url ? (['postgres'] as const) : [])];
@@ -207,21 +211,37 @@ async function main(): Promise<number> {
     }
   }
 
+  const file = join(repoRoot, 'docs/benchmarks.md');
+  // With --only, the modules left out keep what the file's previous run wrote about them.
+  if (opts.only && opts.write && existsSync(file)) {
+    const kept = keptModules(readFileSync(file, 'utf8'), MODULES);
+    for (const o of outcomes) {
+      const k = o.status === 'skipped' ? kept.get(o.name) : undefined;
+      if (k) o.kept = k;
+    }
+  }
+  const keptNames = outcomes.filter((o) => o.kept).map((o) => o.name);
+  const date = `${startedAt
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/:\d\d\.\d+Z$/, ' UTC')}`;
   const header: RunHeader = {
     quick: opts.quick,
     rows: [
-      [
-        'date',
-        `${startedAt
-          .toISOString()
-          .replace('T', ' ')
-          .replace(/:\d\d\.\d+Z$/, ' UTC')}`,
-      ],
+      ['date', date],
       [
         'command',
         `\`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
       ],
-      ['git commit', gitCommit()],
+      ['git commit', commit],
+      ...(keptNames.length > 0
+        ? [
+            [
+              'kept from earlier runs',
+              `${keptNames.join(', ')}: not run in this run, kept as their own runs wrote them (the table under Summary says which; the rows below describe this run)`,
+            ] as [string, string],
+          ]
+        : []),
       ['machine', startedOn],
       ['SQLite', sqlite],
       ['PostgreSQL', pgInfo.version ?? `not run: ${pgInfo.why}`],
@@ -237,8 +257,7 @@ async function main(): Promise<number> {
 
   process.stdout.write(`\n== Summary ==\n${summaryText(outcomes)}\n`);
   if (opts.write) {
-    const file = join(repoRoot, 'docs/benchmarks.md');
-    writeFileSync(file, reportMarkdown(header, outcomes));
+    writeFileSync(file, reportMarkdown(header, outcomes, `${date}, ${commit}`));
     log(`bench: wrote docs/benchmarks.md`);
   }
   const crashed = outcomes.filter((o) => o.status === 'crashed');

@@ -14,9 +14,25 @@ export interface ModuleOutcome {
   file: string;
   status: 'ok' | 'crashed' | 'missing' | 'skipped';
   sections: BenchSection[];
+  /** A module left out with `--only`: what the file's previous run said about it, kept as it was. */
+  kept?: KeptModule;
   /** The error (with its stack) of a crashed module. */
   error?: string;
   seconds?: number;
+}
+
+/**
+ * One module as an earlier docs/benchmarks.md has it: its rows of the summary, its time, and its
+ * sections as written, with the run they come from. A run with `--only` keeps the other modules so.
+ */
+export interface KeptModule {
+  /** `2026-11-21 18:27 UTC, \`d275c28\``: the run that measured it. */
+  from: string;
+  /** Its rows of the summary table, cells as written (pipes still escaped). */
+  summaryRows: string[][];
+  took: string;
+  /** Its sections' markdown, as written. */
+  sections: string;
 }
 
 /** The run as a whole: where, when and how it was measured. Each value is already formatted. */
@@ -109,7 +125,8 @@ export function summaryRows(outcomes: ModuleOutcome[]): string[][] {
       continue;
     }
     if (m.status === 'skipped') {
-      rows.push([m.title, '–', 'not run in this run (`--only`)', '–']);
+      if (m.kept?.summaryRows.length) rows.push(...m.kept.summaryRows);
+      else rows.push([m.title, '–', 'not run in this run (`--only`)', '–']);
       continue;
     }
     for (const s of m.sections) {
@@ -123,8 +140,101 @@ export function summaryRows(outcomes: ModuleOutcome[]): string[][] {
 
 const firstLine = (text = '') => text.split('\n')[0]!.slice(0, 200);
 
-export function reportMarkdown(header: RunHeader, outcomes: ModuleOutcome[]): string {
-  const verdicts = outcomes.flatMap((m) => m.sections.flatMap((s) => s.verdicts));
+/** The comment that opens a module's sections: whose they are and which run measured them. */
+const moduleMarker = (name: string, from: string) => `<!-- bench module ${name}; run ${from} -->`;
+const MARKER = /^<!-- bench module ([\w-]+); run (.*) -->$/;
+
+/** A markdown table row's cells, split at the pipes that are not escaped. */
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
+
+/**
+ * What `previous` (docs/benchmarks.md as it is) says about each module: found by the marker before
+ * its sections, or in a file written before there were markers, by its sections' headings (`## Title`
+ * or `## Title: …`, or the title's first word and a colon, as `## BFF: overhead …`).
+ */
+export function keptModules(
+  previous: string,
+  modules: readonly { name: string; title: string }[],
+): Map<string, KeptModule> {
+  const lines = previous.split('\n');
+  const summaryAt = lines.indexOf('## Summary');
+  if (summaryAt < 0) return new Map();
+  // The run the file describes, for sections written before there were markers.
+  const headerValue = (key: string) =>
+    lines
+      .slice(0, summaryAt)
+      .map(cellsOf)
+      .find((c) => c[0] === key)?.[1];
+  const fileRun =
+    [headerValue('date'), headerValue('git commit')].filter(Boolean).join(', ') || 'an earlier run';
+  // The summary's two tables: the verdicts, then the modules.
+  const tables: string[][] = [];
+  let i = summaryAt + 1;
+  while (tables.length < 2 && i < lines.length) {
+    if (lines[i]!.startsWith('|')) {
+      const table: string[] = [];
+      while (i < lines.length && lines[i]!.startsWith('|')) table.push(lines[i++]!);
+      tables.push(table.slice(2));
+    } else i++;
+  }
+  const [verdictRows = [], moduleRows = []] = tables;
+  const owner = (heading: string): string | undefined =>
+    modules.find(
+      (m) =>
+        heading === m.title ||
+        heading.startsWith(`${m.title}:`) ||
+        heading.split(':')[0] === m.title.split(' ')[0],
+    )?.name;
+  const sections = new Map<string, { from: string; lines: string[] }>();
+  let current: { from: string; lines: string[] } | null = null;
+  let marked: { name: string; from: string } | null = null;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!;
+    const marker = MARKER.exec(line);
+    if (marker) {
+      marked = { name: marker[1]!, from: marker[2]! };
+      current = null;
+      continue;
+    }
+    if (line.startsWith('## ')) {
+      const name = marked?.name ?? owner(line.slice(3));
+      const from = marked?.from ?? fileRun;
+      marked = null;
+      if (!name) {
+        current = null;
+        continue;
+      }
+      current = sections.get(name) ?? { from, lines: [] };
+      sections.set(name, current);
+    }
+    current?.lines.push(line);
+  }
+  const kept = new Map<string, KeptModule>();
+  for (const m of modules) {
+    const s = sections.get(m.name);
+    if (!s) continue;
+    kept.set(m.name, {
+      from: s.from,
+      summaryRows: verdictRows.map(cellsOf).filter((c) => c[0] === m.title),
+      took: moduleRows.map(cellsOf).find((c) => c[0] === m.title)?.[3] ?? '–',
+      sections: s.lines.join('\n').trimEnd(),
+    });
+  }
+  return kept;
+}
+
+export function reportMarkdown(header: RunHeader, outcomes: ModuleOutcome[], thisRun = ''): string {
+  const keptRows = outcomes.flatMap((m) => (m.status === 'skipped' ? (m.kept?.summaryRows ?? []) : []));
+  const verdicts = [
+    ...outcomes.flatMap((m) => m.sections.flatMap((s) => s.verdicts)),
+    ...keptRows.filter((r) => r[3] === MET || r[3] === MISSED).map((r) => ({ met: r[3] === MET })),
+  ];
   const missed = verdicts.filter((v) => !v.met).length;
   const crashed = outcomes.filter((m) => m.status === 'crashed');
   const out = [
@@ -134,7 +244,9 @@ export function reportMarkdown(header: RunHeader, outcomes: ModuleOutcome[]): st
     '',
     'The speed figures the issues name, measured by the modules in `bench/` (see `bench/README.md`) ' +
       'against the bundled cloud, the BFF and the web app, each started fresh by the bench. This file is ' +
-      'written whole by `npm run bench`; rerun it rather than editing it.',
+      'written whole by `npm run bench`; rerun it rather than editing it. A run of some modules ' +
+      '(`--only`) keeps the others as the previous run wrote them, and the table below says which run ' +
+      'measured each.',
     '',
   ];
   if (header.quick) {
@@ -163,21 +275,31 @@ export function reportMarkdown(header: RunHeader, outcomes: ModuleOutcome[]): st
       rows: outcomes.map((m) => [
         m.title,
         `\`${m.file}\``,
-        { ok: 'yes', crashed: 'crashed', missing: 'not run: file missing', skipped: 'not run (`--only`)' }[
-          m.status
-        ],
-        m.seconds === undefined ? '–' : `${Math.round(m.seconds)} s`,
+        m.kept
+          ? `kept from the run of ${m.kept.from}`
+          : {
+              ok: 'yes',
+              crashed: 'crashed',
+              missing: 'not run: file missing',
+              skipped: 'not run (`--only`)',
+            }[m.status],
+        m.kept ? m.kept.took : m.seconds === undefined ? '–' : `${Math.round(m.seconds)} s`,
       ]),
     }),
     '',
   );
   for (const m of outcomes) {
     if (m.status === 'ok') {
+      out.push(moduleMarker(m.name, thisRun), '');
       for (const s of m.sections) out.push(sectionMarkdown(s));
     } else if (m.status === 'crashed') {
+      out.push(moduleMarker(m.name, thisRun), '');
       out.push(`## ${m.title}: crashed`, '', `\`${m.file}\` threw:`, '', '```', m.error ?? '', '```', '');
     } else if (m.status === 'missing') {
+      out.push(moduleMarker(m.name, thisRun), '');
       out.push(`## ${m.title}: not run`, '', `\`${m.file}\` does not exist yet.`, '');
+    } else if (m.kept) {
+      out.push(moduleMarker(m.name, m.kept.from), '', m.kept.sections, '');
     }
   }
   return `${out.join('\n').trimEnd()}\n`;

@@ -1,0 +1,5 @@
+import { forgetTimes } from './journey-times';
+
+export default function globalSetup(): void {
+  forgetTimes();
+}

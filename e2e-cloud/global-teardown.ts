@@ -1,0 +1,5 @@
+import { reportTimes } from './journey-times';
+
+export default function globalTeardown(): void {
+  reportTimes();
+}
