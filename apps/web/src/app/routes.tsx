@@ -18,7 +18,7 @@ const attachmentSlots: AttachmentSlots = {
   DetachButton: DetachAttachmentButton,
 };
 
-// Lazy: React Flow and elkjs stay out of the sign-in page's JavaScript.
+// Lazy: React Flow stays out of the sign-in page's JavaScript.
 const TopologyPage = lazy(() => import('../features/topology/components/topology-page'));
 
 /** The signed-in pages. Each feature adds its routes here. */

@@ -5,7 +5,6 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import TopologyPage from '../components/topology-page';
-import { createInThreadRunner, LayoutRunnerContext } from '../layout/layout-runner';
 import { sessionFixture, smallTopology } from '../testing/fixtures';
 
 // happy-dom lays nothing out: React Flow reads its canvas size from offsetWidth/offsetHeight and
@@ -46,15 +45,13 @@ function renderPage({
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <LayoutRunnerContext.Provider value={() => createInThreadRunner()}>
-        <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            <Route path="/topology" element={<TopologyPage session={session} />} />
-            <Route path="/servers/:id" element={<p>server detail page</p>} />
-            <Route path="/volumes/:id" element={<p>volume detail page</p>} />
-          </Routes>
-        </MemoryRouter>
-      </LayoutRunnerContext.Provider>
+      <MemoryRouter initialEntries={[url]}>
+        <Routes>
+          <Route path="/topology" element={<TopologyPage session={session} />} />
+          <Route path="/servers/:id" element={<p>server detail page</p>} />
+          <Route path="/volumes/:id" element={<p>volume detail page</p>} />
+        </Routes>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   const urls = () => fetchMock.mock.calls.map(([input]) => String(input));
@@ -76,7 +73,7 @@ describe('topology page', () => {
     expect(within(region).getByText('compute-1')).toBeTruthy();
     expect(within(region).getByText('Not on a host')).toBeTruthy();
     expect(nodeEl('volume:vol-logs')?.getAttribute('aria-label')).toMatch(/^Volume logs, in-use, shared/);
-    expect(screen.getByText(/Laid out with columns/)).toBeTruthy();
+    expect(screen.getByText(/Everything is drawn: 4 servers and 3 volumes/)).toBeTruthy();
   });
 
   it('draws read-write edges solid and read-only edges dashed, stuck ones labelled', async () => {

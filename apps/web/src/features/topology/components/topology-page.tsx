@@ -1,25 +1,29 @@
 import type { Session, TopologyQuery } from '@sv/shared';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { DateTime } from '../../../components/ui/date-time';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Loading, Spinner } from '../../../components/ui/spinner';
+import { Loading } from '../../../components/ui/spinner';
 import { useTopology } from '../api/get-topology';
 import { useFilterOptions } from '../hooks/use-filter-options';
-import { useLayout } from '../hooks/use-layout';
 import { type TopologyView, useTopologyParams } from '../hooks/use-topology-params';
-import type { LayoutResult } from '../layout/layout-types';
+import { layoutView } from '../layout/view-layout';
+import { autoExpansion, type Canvas, leftWidthOn } from '../model/auto-expand';
+import { anchorOf, drawnNodeOf, focusIds, focusVolume, reveal, toggle } from '../model/expansion';
 import { buildFlowElements, emphasise } from '../model/flow-elements';
-import { indexTopology, searchTopology, shapeSignature, toLayoutInput } from '../model/topology-model';
+import { indexTopology, searchTopology, shapeSignature } from '../model/topology-model';
+import { buildView, type Expansion, summarise, type ViewGraph, viewItems } from '../model/view-model';
 import { EdgeTable } from './edge-table';
 import { GraphLegend } from './graph-legend';
 import { RiskPanel } from './risk-panel';
 import { TopologyFilters } from './topology-filters';
-import { type PanRequest, TopologyGraph } from './topology-graph';
+import { TopologyGraph, type ViewChange, type ViewRequest } from './topology-graph';
 
 const GRAPH_HELP_ID = 'topology-graph-help';
+/** Until the canvas is measured (the table view has none), what fits is judged for a common size. */
+const FALLBACK_CANVAS: Canvas = { width: 800, height: 560 };
 
 function ViewToggle({ view, onView }: { view: TopologyView; onView: (v: TopologyView) => void }) {
   const item = (v: TopologyView, label: string) => (
@@ -43,47 +47,58 @@ function ViewToggle({ view, onView }: { view: TopologyView; onView: (v: Topology
   );
 }
 
-function LayoutProgress({
-  nodes,
-  edges,
-  phase,
-  startedAt,
-}: {
-  nodes: number;
-  edges: number;
-  phase: string | null;
-  startedAt: number;
-}) {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(performance.now()), 250);
-    return () => clearInterval(t);
+/** The canvas's size, for the fit rule; ignores changes of a few pixels so the view does not churn. */
+function useCanvasSize(): [(el: HTMLElement | null) => void, Canvas | null] {
+  const [canvas, setCanvas] = useState<Canvas | null>(null);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((el: HTMLElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!el) return;
+    const measure = () => {
+      // happy-dom (tests) lays nothing out; a laid-out browser gives the inside of the border.
+      const width = el.clientWidth || el.offsetWidth;
+      const height = el.clientHeight || el.offsetHeight;
+      if (!width || !height) return;
+      setCanvas((c) =>
+        c && Math.abs(c.width - width) < 24 && Math.abs(c.height - height) < 24 ? c : { width, height },
+      );
+    };
+    measure();
+    if (typeof ResizeObserver !== 'undefined') {
+      observer.current = new ResizeObserver(measure);
+      observer.current.observe(el);
+    }
   }, []);
-  const seconds = Math.max(0, (now - startedAt) / 1000);
-  return (
-    <div role="status" className="flex h-full flex-col items-center justify-center gap-2 text-slate-800">
-      <p className="flex items-center gap-2 font-medium">
-        <Spinner />
-        Laying out {nodes.toLocaleString()} nodes and {edges.toLocaleString()} attachments…
-      </p>
-      <p className="text-sm text-slate-700">
-        {phase === 'elk-layered'
-          ? 'Ordering with the layered algorithm to reduce crossings'
-          : phase === 'columns'
-            ? 'Packing hosts and volumes into columns'
-            : 'Starting the layout worker'}{' '}
-        · {seconds.toFixed(1)} s
-      </p>
-    </div>
-  );
+  return [ref, canvas];
 }
 
-function layoutNote(r: LayoutResult): string {
-  const how = r.algorithm === 'elk-layered' ? 'elk layered' : `columns (${r.reason})`;
-  return `Laid out with ${how} in ${r.ms.toLocaleString()} ms.`;
+/** One line under the graph: how much of the cloud is open, and how to open the rest. */
+function foldNote(view: ViewGraph, servers: number, volumes: number): string {
+  let shownServers = 0;
+  let hosts = 0;
+  let open = 0;
+  for (const item of view.left) {
+    const hs = item.kind === 'host' ? [item] : item.hosts;
+    for (const h of hs) {
+      hosts++;
+      if (h.mode !== 'collapsed') open++;
+      shownServers += h.servers.length;
+    }
+  }
+  const shownVolumes = view.right.filter((r) => r.kind === 'volume').length;
+  const n = (x: number) => x.toLocaleString('en');
+  const all = shownServers === servers && shownVolumes === volumes;
+  return all
+    ? `Everything is drawn: ${n(servers)} servers and ${n(volumes)} volumes.`
+    : `Drawn one by one: ${n(shownServers)} of ${n(servers)} servers and ${n(shownVolumes)} of ${n(volumes)} volumes` +
+        `${hosts ? ` (${n(open)} of ${n(hosts)} hosts in view open)` : ''}. ` +
+        'The rest is folded into boxes with their counts and risks: click one, or press Enter on it, to open it.';
 }
 
-/** /topology: every attachment in view as hosts → servers → volumes, with risks and a table. */
+type UserView = { signature: string; expansion: Expansion; request: ViewRequest };
+
+/** /topology: every attachment in view as zones → hosts → servers → volumes, with risks and a table. */
 export default function TopologyPage({ session }: { session: Session }) {
   const [params, setParams] = useTopologyParams();
   const { filters, view } = params;
@@ -92,46 +107,105 @@ export default function TopologyPage({ session }: { session: Session }) {
   const options = useFilterOptions(topology, session.projects);
 
   const index = useMemo(() => (topology ? indexTopology(topology) : null), [topology]);
-  const input = useMemo(() => (topology && index ? toLayoutInput(topology, index) : null), [topology, index]);
-  const signature = useMemo(() => (input ? shapeSignature(input) : null), [input]);
-  const layout = useLayout(view === 'graph' ? input : null, view === 'graph' ? signature : null);
-  const result = layout.status === 'done' && layout.signature === signature ? layout.result : null;
+  const summary = useMemo(() => (topology && index ? summarise(topology, index) : null), [topology, index]);
+  const signature = useMemo(
+    () => (topology && index ? shapeSignature(topology, index) : ''),
+    [topology, index],
+  );
+  const [canvasRef, measured] = useCanvasSize();
+  const canvas = measured ?? FALLBACK_CANVAS;
 
+  // Requests to the viewport are numbered so the graph applies each once.
+  const counter = useRef(0);
+  const nextN = () => ++counter.current;
+  // The user's own view of this data (what they opened); until then, what fits.
+  const [user, setUser] = useState<UserView | null>(null);
+  const [resets, setResets] = useState(0);
+  const own = user && user.signature === signature ? user : null;
+  const auto = useMemo(() => (summary ? autoExpansion(summary, canvas) : null), [summary, canvas]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first view for each new auto expansion and each reset
+  const autoRequest = useMemo((): ViewRequest => ({ kind: 'first', n: ++counter.current }), [auto, resets]);
+  const expansion = own?.expansion ?? auto;
+  const request = own?.request ?? autoRequest;
+
+  const graphView = useMemo(
+    () => (topology && index && summary && expansion ? buildView(topology, index, summary, expansion) : null),
+    [topology, index, summary, expansion],
+  );
+  const layout = useMemo(
+    () => (graphView ? layoutView(graphView, leftWidthOn(canvas)) : null),
+    [graphView, canvas],
+  );
   const base = useMemo(
-    () => (topology && index && result ? buildFlowElements(topology, index, result) : null),
-    [topology, index, result],
+    () =>
+      topology && index && summary && graphView && layout
+        ? buildFlowElements(topology, index, summary, graphView, layout)
+        : null,
+    [topology, index, summary, graphView, layout],
   );
 
   const search = useDeferredValue(params.search);
   const matches = useMemo(() => (topology ? searchTopology(topology, search) : []), [topology, search]);
-  const matched = useMemo(() => new Set(matches), [matches]);
-  // Hover or keyboard focus wins; otherwise the node last asked for ("Show in graph", "Next match").
+  const matchCounts = useMemo(() => {
+    const out = new Map<string, number>();
+    if (!graphView || !summary) return out;
+    for (const id of matches) {
+      const drawn = drawnNodeOf(id, graphView, summary);
+      if (drawn) out.set(drawn, (out.get(drawn) ?? 0) + 1);
+    }
+    return out;
+  }, [matches, graphView, summary]);
+  // Hover or keyboard focus wins; otherwise the node last asked for ("Show in graph", Find).
   const [hovered, setHovered] = useState<string | null>(null);
   const [pinned, setPinned] = useState<string | null>(null);
   const focus = hovered ?? pinned;
-  const elements = useMemo(() => (base ? emphasise(base, matched, focus) : null), [base, matched, focus]);
-
-  const [pan, setPan] = useState<PanRequest>(null);
-  const [matchAt, setMatchAt] = useState(0);
-  const showNode = useCallback(
-    (nodeId: string) => {
-      if (view !== 'graph') setParams({ view: 'graph' });
-      setPinned(nodeId);
-      setPan((p) => ({ nodeId, n: (p?.n ?? 0) + 1 }));
-    },
-    [view, setParams],
+  const elements = useMemo(
+    () => (base ? emphasise(base, matchCounts, focus) : null),
+    [base, matchCounts, focus],
   );
+
+  const change = (next: Expansion, req: ViewChange) =>
+    setUser({ signature, expansion: next, request: { ...req, n: nextN() } });
+
+  const onToggle = (id: string) => {
+    if (!expansion || !summary || !layout) return;
+    const anchor = anchorOf(id);
+    const before = anchor ? layout.abs.get(anchor) : undefined;
+    change(
+      toggle(expansion, summary, id),
+      anchor && before ? { kind: 'anchor', nodeId: anchor, before } : { kind: 'frame', ids: [] },
+    );
+  };
+  const showVolume = (volumeNodeId: string) => {
+    if (!expansion || !summary || !index) return;
+    const volumeId = volumeNodeId.slice('volume:'.length);
+    if (view !== 'graph') setParams({ view: 'graph' });
+    setPinned(volumeNodeId);
+    change(focusVolume(expansion, summary, volumeId, index.hostOf), {
+      kind: 'frame',
+      ids: focusIds(summary, volumeId),
+    });
+  };
+  const [matchAt, setMatchAt] = useState(0);
   const nextMatch = () => {
     const id = matches[matchAt % Math.max(1, matches.length)];
-    if (!id) return;
+    if (!id || !expansion || !summary) return;
     setMatchAt((i) => i + 1);
-    showNode(id);
+    const next = reveal(expansion, summary, id);
+    const drawn = drawnNodeOf(id, viewItems(summary, next), summary);
+    setPinned(drawn);
+    change(next, { kind: 'frame', ids: drawn ? [drawn] : [] });
   };
   const setFilters = (f: TopologyQuery) => setParams({ filters: f });
   const onlyHost = useCallback(
     (host: string) => setParams({ filters: { ...filters, host } }),
     [filters, setParams],
   );
+  const onReset = () => {
+    setUser(null);
+    setPinned(null);
+    setResets((r) => r + 1);
+  };
 
   const scope = session.isAdmin ? 'the whole cloud' : `project ${session.project.name}`;
   const empty = topology && topology.servers.length === 0 && topology.volumes.length === 0;
@@ -201,40 +275,36 @@ export default function TopologyPage({ session }: { session: Session }) {
               <>
                 <GraphLegend />
                 <p id={GRAPH_HELP_ID} className="text-xs text-slate-700">
-                  Drag to pan, scroll or use the buttons to zoom. Tab moves between nodes; Enter or a click
-                  opens a server or volume. The table view lists every attachment for keyboard and
-                  screen-reader use.
+                  Drag to pan, scroll or use the buttons to zoom. Tab moves between boxes; Enter or a click
+                  opens a folded zone, host or group, or a server's or volume's page. The table view lists
+                  every attachment for keyboard and screen-reader use.
                 </p>
                 <section
+                  ref={canvasRef}
                   aria-label="Topology graph: hosts, their servers, and the volumes attached to them"
                   className="h-[70vh] min-h-[28rem] overflow-hidden rounded-lg border border-slate-300 bg-white"
                 >
-                  {elements && base && result ? (
+                  {elements && layout && measured && (
                     <TopologyGraph
                       elements={elements}
-                      centres={base.centres}
-                      layoutKey={signature ?? ''}
-                      pan={pan}
+                      layout={layout}
+                      canvas={canvas}
+                      viewKey={signature}
+                      request={request}
                       onFocusNode={setHovered}
                       onPaneClick={() => setPinned(null)}
                       onlyHost={onlyHost}
+                      onToggle={onToggle}
+                      onReset={onReset}
                       describedBy={GRAPH_HELP_ID}
-                    />
-                  ) : layout.status === 'error' ? (
-                    <ErrorMessage title="The graph could not be laid out" className="m-4">
-                      <p>{layout.message}</p>
-                      <p>The table view still lists every attachment.</p>
-                    </ErrorMessage>
-                  ) : (
-                    <LayoutProgress
-                      nodes={input ? input.hosts.length + input.servers.length + input.volumes.length : 0}
-                      edges={input?.edges.length ?? 0}
-                      phase={layout.status === 'running' ? layout.phase : null}
-                      startedAt={layout.status === 'running' ? layout.startedAt : performance.now()}
                     />
                   )}
                 </section>
-                {result && <p className="text-xs text-slate-700">{layoutNote(result)}</p>}
+                {graphView && (
+                  <p className="text-xs text-slate-700" aria-live="polite">
+                    {foldNote(graphView, topology.servers.length, topology.volumes.length)}
+                  </p>
+                )}
               </>
             ) : (
               <EdgeTable topology={topology} index={index} search={params.search} />
@@ -242,7 +312,7 @@ export default function TopologyPage({ session }: { session: Session }) {
           </div>
           <aside className="space-y-3" aria-label="Summary and risks">
             <Summary topology={topology} />
-            <RiskPanel topology={topology} index={index} onShow={showNode} />
+            <RiskPanel topology={topology} index={index} onShow={showVolume} />
           </aside>
         </div>
       )}
