@@ -34,7 +34,8 @@ export function GraphLegend() {
         </li>
         <li className="flex items-center gap-1.5">
           <Line look={EDGE_LOOKS.mixed} width={4} />
-          Several attachments between folded boxes (grey if mixed; thicker: more)
+          Several attachments between folded boxes (grey if mixed, thicker for more; the boxes count the stuck
+          ones)
         </li>
         <li className="flex items-center gap-1.5">
           <Line look={EDGE_LOOKS.pending} />

@@ -10,6 +10,7 @@ import type {
   VolumeNode,
   ZoneNode,
 } from '../model/flow-elements';
+import { PARTIAL_LABEL_W } from '../layout/dimensions';
 import { NO_HOST } from '../model/topology-model';
 import type { RiskCount } from '../model/view-model';
 import { ChevronIcon, ClockIcon, HostIcon, ServerIcon, VolumeIcon, WarningIcon } from './icons';
@@ -110,30 +111,43 @@ const Target = () => (
 export const ZoneNodeView = memo(function ZoneNodeView({ id, data }: NodeProps<ZoneNode>) {
   const legible = useLegible();
   const open = data.mode !== 'collapsed';
+  const risky = data.risks.writers > 0 || data.risks.stuck > 0;
   const frame = open
     ? 'border-2 border-dashed border-slate-400 bg-slate-50'
-    : `border-2 border-slate-500 bg-slate-200 ${data.risks.writers || data.risks.stuck ? 'border-l-red-700 border-l-8' : ''}`;
+    : `border-2 border-slate-500 bg-slate-200 ${risky ? 'border-l-8 border-l-red-700' : ''}`;
   const counts = `${n(data.hosts)} host${data.hosts === 1 ? '' : 's'} · ${n(data.servers)} server${data.servers === 1 ? '' : 's'}`;
+  const toggle = (
+    <Toggle
+      id={id}
+      open={data.mode === 'expanded'}
+      label={`${data.mode === 'expanded' ? 'Fold' : 'Show every host of'} ${data.label.toLowerCase()}`}
+    />
+  );
   return (
     <div className={`h-full w-full rounded-lg ${frame} ${marks(data.matches, data.active)}`}>
-      {legible && (
+      {legible && open && (
+        // An open zone is a container: one header line, its hosts below.
+        <div className="flex min-w-0 items-center gap-1.5 px-3 pt-1.5 text-slate-900">
+          {toggle}
+          <span className="truncate text-sm font-semibold">{data.label}</span>
+          <span className="truncate text-xs text-slate-700">{counts}</span>
+          <span className="ml-auto">
+            <RiskBadges risks={data.risks} />
+          </span>
+        </div>
+      )}
+      {legible && !open && (
         <div className="px-3 pt-1.5 text-slate-900">
           <div className="flex min-w-0 items-center gap-1.5">
-            <Toggle
-              id={id}
-              open={data.mode === 'expanded'}
-              label={`${data.mode === 'expanded' ? 'Fold' : 'Show every host of'} ${data.label.toLowerCase()}`}
-            />
+            {toggle}
             <span className="truncate text-sm font-semibold">{data.label}</span>
             <span className="truncate text-xs text-slate-700">{counts}</span>
           </div>
           <div className="flex min-w-0 items-center gap-2 text-xs text-slate-700">
-            {!open && (
-              <span className="truncate">
-                {n(data.volumes)} volume{data.volumes === 1 ? '' : 's'} beside it · click to open
-              </span>
-            )}
-            <span className={open ? '' : 'ml-auto'}>
+            <span className="truncate">
+              {n(data.volumes)} volume{data.volumes === 1 ? '' : 's'} beside it · click to open
+            </span>
+            <span className="ml-auto">
               <RiskBadges risks={data.risks} />
             </span>
           </div>
@@ -144,7 +158,60 @@ export const ZoneNodeView = memo(function ZoneNodeView({ id, data }: NodeProps<Z
   );
 });
 
+/** A host showing only pinned servers: its name and the count of the others on the left, one row. */
+function PartialHost({ id, data }: { id: string; data: HostNode['data'] }) {
+  const legible = useLegible();
+  const risky = data.hiddenRisks.writers > 0 || data.hiddenRisks.stuck > 0;
+  return (
+    <div
+      className={`h-full w-full rounded-md border border-slate-500 bg-slate-100 ${risky ? 'border-l-4 border-l-red-700' : ''} ${marks(data.matches, data.active)}`}
+      title={data.name}
+    >
+      {legible && (
+        <div
+          className="flex h-full flex-col justify-center px-1.5 leading-4"
+          style={{ width: PARTIAL_LABEL_W }}
+        >
+          <div className="flex min-w-0 items-center gap-1">
+            <Toggle id={id} open={false} label={`Show the servers of host ${data.name}`} />
+            <span className="truncate text-xs font-semibold text-slate-900">{data.name}</span>
+          </div>
+          {data.hidden > 0 && (
+            <div className="flex min-w-0 items-center gap-1.5 pl-4 text-xs text-slate-700">
+              <span className="shrink-0">+{n(data.hidden)} more</span>
+              {data.hiddenRisks.writers > 0 && (
+                <span
+                  className="flex items-center text-red-800"
+                  title="Of them, servers writing to a volume with several writers"
+                >
+                  <WarningIcon className="h-3 w-3" />
+                  {n(data.hiddenRisks.writers)}
+                </span>
+              )}
+              {data.hiddenRisks.stuck > 0 && (
+                <span
+                  className="flex items-center text-red-800"
+                  title="Of them, attachments stuck in a transitional state"
+                >
+                  <ClockIcon className="h-3 w-3" />
+                  {n(data.hiddenRisks.stuck)}
+                </span>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+      <Source />
+    </div>
+  );
+}
+
 export const HostNodeView = memo(function HostNodeView({ id, data }: NodeProps<HostNode>) {
+  if (data.mode === 'partial') return <PartialHost id={id} data={data} />;
+  return <FullHost id={id} data={data} />;
+});
+
+function FullHost({ id, data }: { id: string; data: HostNode['data'] }) {
   const legible = useLegible();
   const actions = useContext(GraphActions);
   const open = data.mode !== 'collapsed';
@@ -206,7 +273,7 @@ export const HostNodeView = memo(function HostNodeView({ id, data }: NodeProps<H
       {!open && <Source />}
     </div>
   );
-});
+}
 
 export const ServerNodeView = memo(function ServerNodeView({ data }: NodeProps<ServerNode>) {
   const legible = useLegible();

@@ -40,12 +40,13 @@ const FRAME_MAX_ZOOM = 1.25;
  * What the viewport should do once the graph has been laid out again (`n` changes every time):
  * - first: the first view (the whole graph fitted, at a legible zoom);
  * - anchor: keep a box where it was on screen while it opens or folds, then bring it into view;
- * - frame: fit these nodes on screen ("Show in graph", Find).
+ * - frame: fit these nodes on screen ("Show in graph", Find); when they cannot be framed at a
+ *   legible zoom and `fallback` can, frame `fallback` (the volume and the servers of its risk).
  */
 export type ViewChange =
   | { kind: 'first' }
   | { kind: 'anchor'; nodeId: string; before: Rect }
-  | { kind: 'frame'; ids: string[] };
+  | { kind: 'frame'; ids: string[]; fallback?: string[] };
 export type ViewRequest = ViewChange & { n: number };
 
 export interface TopologyGraphProps {
@@ -155,7 +156,13 @@ export function firstViewport(layout: Pick<ViewLayout, 'width' | 'height'>, canv
 
 /** The viewport framing every box in `ids` (those drawn), or null when none is. */
 export function frameViewport(layout: ViewLayout, ids: readonly string[], canvas: Canvas): Viewport | null {
-  const rects = ids.map((id) => layout.abs.get(id)).filter((r): r is Rect => r !== undefined);
+  // A server comes with its host box: the host's name is part of what has to be read.
+  const hostOf = new Map(
+    layout.nodes.flatMap((n) => (n.parent?.startsWith('host:') ? [[n.id, n.parent] as const] : [])),
+  );
+  const rects = ids
+    .map((id) => layout.abs.get(hostOf.get(id) ?? id))
+    .filter((r): r is Rect => r !== undefined);
   if (rects.length === 0) return null;
   const x = Math.min(...rects.map((r) => r.x));
   const y = Math.min(...rects.map((r) => r.y));
@@ -166,6 +173,19 @@ export function frameViewport(layout: ViewLayout, ids: readonly string[], canvas
     h: Math.max(...rects.map((r) => r.y + r.h)) - y,
   };
   return centred(box, fitZoom(box, canvas, MIN_ZOOM, FRAME_MAX_ZOOM), canvas);
+}
+
+/** frameViewport of `ids`, or of `fallback` when only that one keeps text legible. */
+export function frameLegibly(
+  layout: ViewLayout,
+  ids: readonly string[],
+  fallback: readonly string[] | undefined,
+  canvas: Canvas,
+): Viewport | null {
+  const all = frameViewport(layout, ids, canvas);
+  if (!all || all.zoom >= LEGIBLE_ZOOM || !fallback?.length) return all;
+  const some = frameViewport(layout, fallback, canvas);
+  return some && some.zoom >= LEGIBLE_ZOOM ? some : all;
 }
 
 /** Keeps `before` (a box's old place) where it was on screen, then scrolls the box into view. */
@@ -205,7 +225,7 @@ function Graph({
   // Opened by "Show in graph" from the table: framed at once; otherwise the first view.
   const [initial] = useState(
     () =>
-      (request.kind === 'frame' ? frameViewport(layout, request.ids, canvas) : null) ??
+      (request.kind === 'frame' ? frameLegibly(layout, request.ids, request.fallback, canvas) : null) ??
       firstViewport(layout, canvas),
   );
 
@@ -216,7 +236,7 @@ function Graph({
     applied.current = request.n;
     let next: Viewport | null = null;
     if (request.kind === 'first') next = firstViewport(layout, canvasNow);
-    else if (request.kind === 'frame') next = frameViewport(layout, request.ids, canvasNow);
+    else if (request.kind === 'frame') next = frameLegibly(layout, request.ids, request.fallback, canvasNow);
     else {
       const after = layout.abs.get(request.nodeId);
       if (after) next = anchoredViewport(flow.getViewport(), request.before, after, canvasNow);
@@ -272,7 +292,7 @@ function Graph({
         proOptions={{ hideAttribution: true }}
         onNodeClick={(_, node) => {
           // An open zone or host is folded with its header's button, not by a click anywhere inside.
-          const openBox = (node.type === 'zone' || node.type === 'host') && node.data.mode !== 'collapsed';
+          const openBox = (node.type === 'zone' || node.type === 'host') && node.data.mode === 'expanded';
           if (!openBox) open(node.id);
         }}
         onPaneClick={onPaneClick}

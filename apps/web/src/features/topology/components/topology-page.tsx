@@ -1,4 +1,4 @@
-import type { Session, TopologyQuery } from '@sv/shared';
+import type { Session, Topology, TopologyQuery } from '@sv/shared';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
@@ -13,8 +13,8 @@ import { layoutView } from '../layout/view-layout';
 import { autoExpansion, type Canvas, leftWidthOn } from '../model/auto-expand';
 import { anchorOf, drawnNodeOf, focusIds, focusVolume, reveal, toggle } from '../model/expansion';
 import { buildFlowElements, emphasise } from '../model/flow-elements';
-import { indexTopology, searchTopology, shapeSignature } from '../model/topology-model';
-import { buildView, type Expansion, summarise, type ViewGraph, viewItems } from '../model/view-model';
+import { nodeId, searchTopology } from '../model/topology-model';
+import { buildView, type Expansion, type ViewGraph, viewItems } from '../model/view-model';
 import { EdgeTable } from './edge-table';
 import { GraphLegend } from './graph-legend';
 import { RiskPanel } from './risk-panel';
@@ -103,17 +103,16 @@ export default function TopologyPage({ session }: { session: Session }) {
   const [params, setParams] = useTopologyParams();
   const { filters, view } = params;
   const query = useTopology(filters);
-  const topology = query.data;
+  const topology = query.data?.topology;
+  const index = query.data?.index ?? null;
+  const summary = query.data?.summary ?? null;
   const options = useFilterOptions(topology, session.projects);
-
-  const index = useMemo(() => (topology ? indexTopology(topology) : null), [topology]);
-  const summary = useMemo(() => (topology && index ? summarise(topology, index) : null), [topology, index]);
-  const signature = useMemo(
-    () => (topology && index ? shapeSignature(topology, index) : ''),
-    [topology, index],
-  );
+  // What the user opened belongs to one set of filters; a refresh of the same view keeps it.
+  const signature = JSON.stringify(filters);
   const [canvasRef, measured] = useCanvasSize();
-  const canvas = measured ?? FALLBACK_CANVAS;
+  // Until the graph's canvas is measured, nothing is laid out (it would be for the wrong size);
+  // the table view has no canvas, so "Show in graph" from there judges for a common one.
+  const canvas = measured ?? (view === 'table' ? FALLBACK_CANVAS : null);
 
   // Requests to the viewport are numbered so the graph applies each once.
   const counter = useRef(0);
@@ -122,7 +121,7 @@ export default function TopologyPage({ session }: { session: Session }) {
   const [user, setUser] = useState<UserView | null>(null);
   const [resets, setResets] = useState(0);
   const own = user && user.signature === signature ? user : null;
-  const auto = useMemo(() => (summary ? autoExpansion(summary, canvas) : null), [summary, canvas]);
+  const auto = useMemo(() => (summary && canvas ? autoExpansion(summary, canvas) : null), [summary, canvas]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new first view for each new auto expansion and each reset
   const autoRequest = useMemo((): ViewRequest => ({ kind: 'first', n: ++counter.current }), [auto, resets]);
   const expansion = own?.expansion ?? auto;
@@ -133,7 +132,7 @@ export default function TopologyPage({ session }: { session: Session }) {
     [topology, index, summary, expansion],
   );
   const layout = useMemo(
-    () => (graphView ? layoutView(graphView, leftWidthOn(canvas)) : null),
+    () => (graphView && canvas ? layoutView(graphView, leftWidthOn(canvas)) : null),
     [graphView, canvas],
   );
   const base = useMemo(
@@ -176,14 +175,16 @@ export default function TopologyPage({ session }: { session: Session }) {
       anchor && before ? { kind: 'anchor', nodeId: anchor, before } : { kind: 'frame', ids: [] },
     );
   };
-  const showVolume = (volumeNodeId: string) => {
+  // "Show in graph" from the risk panel: the volume with every holder, framed; if they are too
+  // spread out to read at once, the volume with the servers of the risk (its writers, or the stuck one).
+  const showRisk = (volumeId: string, serverIds: readonly string[]) => {
     if (!expansion || !summary || !index) return;
-    const volumeId = volumeNodeId.slice('volume:'.length);
     if (view !== 'graph') setParams({ view: 'graph' });
-    setPinned(volumeNodeId);
+    setPinned(nodeId.volume(volumeId));
     change(focusVolume(expansion, summary, volumeId, index.hostOf), {
       kind: 'frame',
       ids: focusIds(summary, volumeId),
+      fallback: [nodeId.volume(volumeId), ...serverIds.map(nodeId.server)],
     });
   };
   const [matchAt, setMatchAt] = useState(0);
@@ -288,7 +289,7 @@ export default function TopologyPage({ session }: { session: Session }) {
                     <TopologyGraph
                       elements={elements}
                       layout={layout}
-                      canvas={canvas}
+                      canvas={measured}
                       viewKey={signature}
                       request={request}
                       onFocusNode={setHovered}
@@ -312,7 +313,7 @@ export default function TopologyPage({ session }: { session: Session }) {
           </div>
           <aside className="space-y-3" aria-label="Summary and risks">
             <Summary topology={topology} />
-            <RiskPanel topology={topology} index={index} onShow={showVolume} />
+            <RiskPanel topology={topology} index={index} onShow={showRisk} />
           </aside>
         </div>
       )}
@@ -320,7 +321,7 @@ export default function TopologyPage({ session }: { session: Session }) {
   );
 }
 
-function Summary({ topology }: { topology: NonNullable<ReturnType<typeof useTopology>['data']> }) {
+function Summary({ topology }: { topology: Topology }) {
   const rw = topology.edges.filter((e) => e.mode === 'rw').length;
   const n = (x: number) => x.toLocaleString();
   return (

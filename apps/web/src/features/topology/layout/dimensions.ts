@@ -41,9 +41,17 @@ export const SERVER_GAP = 5;
 /** A host never packs more servers per row than this, however wide the screen. */
 export const MAX_SERVER_COLUMNS = 4;
 
+/**
+ * A partial host (showing only pinned servers: a found one, a volume's holders) is one compact row:
+ * its name on the left, the pinned chips beside it.
+ */
+export const PARTIAL_LABEL_W = 150;
+export const PARTIAL_PAD = 4;
+export const SERVER_MAX_W = 200;
+
 /** The chip standing for servers (or hosts) that are folded away. */
 export const FOLD_H = 24;
 
 export const VOLUME_W = 210;
-export const VOLUME_H = 56;
+export const VOLUME_H = 60;
 export const VOLUME_GAP = 10;

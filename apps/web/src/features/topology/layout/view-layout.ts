@@ -10,8 +10,11 @@ import {
   LEFT_MAX_W,
   LEFT_MIN_W,
   MAX_SERVER_COLUMNS,
+  PARTIAL_LABEL_W,
+  PARTIAL_PAD,
   SERVER_GAP,
   SERVER_H,
+  SERVER_MAX_W,
   SERVER_MIN_W,
   STACK_GAP,
   VOLUME_GAP,
@@ -67,8 +70,19 @@ export function serverGrid(hostWidth: number): { cols: number; w: number } {
   return { cols, w: (inner - (cols - 1) * SERVER_GAP) / cols };
 }
 
+/** The chips beside a partial host's name. */
+export function partialGrid(hostWidth: number): { cols: number; w: number } {
+  const inner = hostWidth - PARTIAL_LABEL_W - HOST_PAD;
+  const cols = Math.max(1, Math.floor((inner + SERVER_GAP) / (SERVER_MIN_W + SERVER_GAP)));
+  return { cols, w: Math.min(SERVER_MAX_W, (inner - (cols - 1) * SERVER_GAP) / cols) };
+}
+
 function hostHeight(h: HostItem, width: number): number {
   if (h.mode === 'collapsed') return HOST_COLLAPSED_H;
+  if (h.mode === 'partial') {
+    const rows = Math.max(1, Math.ceil(h.servers.length / partialGrid(width).cols));
+    return 2 * PARTIAL_PAD + rows * SERVER_H + (rows - 1) * SERVER_GAP;
+  }
   const rows = Math.ceil(h.servers.length / serverGrid(width).cols);
   const grid = rows > 0 ? rows * SERVER_H + (rows - 1) * SERVER_GAP : h.fold ? 0 : HOST_EMPTY_H;
   const fold = h.fold ? (rows > 0 ? SERVER_GAP : 0) + FOLD_H : 0;
@@ -105,6 +119,20 @@ export function viewSize(
 
 /** Places a host's servers and fold chip in the given order. */
 function placeHostChildren(h: HostItem, width: number, order: readonly string[], out: PlacedNode[]) {
+  if (h.mode === 'partial') {
+    const { cols, w } = partialGrid(width);
+    order.forEach((s, i) => {
+      out.push({
+        id: nodeId.server(s),
+        parent: h.id,
+        x: PARTIAL_LABEL_W + (i % cols) * (w + SERVER_GAP),
+        y: PARTIAL_PAD + Math.floor(i / cols) * (SERVER_H + SERVER_GAP),
+        w,
+        h: SERVER_H,
+      });
+    });
+    return;
+  }
   const { cols, w } = serverGrid(width);
   order.forEach((s, i) => {
     out.push({

@@ -27,9 +27,15 @@ export function edgeLook(
     faint?: boolean;
   },
 ): EdgeLook {
-  // A merged line is dotted only when all of it is in transit; one stuck attachment marks it all.
-  const inTransit = data.pending > 0 && data.pending === (data.count ?? 1);
-  const base = data.stuck ? EDGE_LOOKS.stuck : inTransit ? EDGE_LOOKS.pending : EDGE_LOOKS[data.mode];
+  // A merged line (many attachments between two folded boxes) is drawn by its modes only: at
+  // 5,000 servers nearly every one holds a stuck attachment, and the boxes at both ends count them.
+  const single = (data.count ?? 1) === 1;
+  const base =
+    single && data.stuck
+      ? EDGE_LOOKS.stuck
+      : single && data.pending
+        ? EDGE_LOOKS.pending
+        : EDGE_LOOKS[data.mode];
   let width = base.width + countWidth(data.count ?? 1);
   if (data.writerRisk) width += 1;
   if (data.active) width += 1.5;

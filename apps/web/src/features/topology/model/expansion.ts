@@ -62,8 +62,8 @@ export function anchorOf(id: string): string | null {
 
 /**
  * "Show in graph": the volume and every server holding it drawn one by one, whatever is folded,
- * and the hosts they are on narrowed to them (a host showing all its servers would spread the
- * holders too far apart to frame legibly). Replaces the previous pins.
+ * and the zones and hosts they are in narrowed to them (a box showing all its servers or hosts
+ * would spread the holders too far apart to frame legibly). Replaces the previous pins.
  */
 export function focusVolume(
   e: Expansion,
@@ -73,8 +73,10 @@ export function focusVolume(
 ): Expansion {
   const holders = s.holders.get(volumeId) ?? [];
   const hosts = new Set(holders.map((h) => hostOf.get(h) ?? NO_HOST));
+  const zones = new Set([...hosts].map((h) => s.host.get(h)?.zone));
   return {
     ...e,
+    zones: without(e.zones, (z) => zones.has(z)),
     hosts: without(e.hosts, (h) => hosts.has(h)),
     unfolded: without(e.unfolded, (h) => hosts.has(h)),
     pinned: new Set([nodeId.volume(volumeId), ...holders.map(nodeId.server)]),

@@ -43,6 +43,9 @@ export type HostNodeData = Marks & {
   serverCount: number;
   withVolumes: number;
   shown: number;
+  /** Servers not drawn one by one: in a partial host, the host box stands for them. */
+  hidden: number;
+  hiddenRisks: RiskCount;
   risks: RiskCount;
   flags: HostFlag[];
 };
@@ -270,11 +273,13 @@ export function buildFlowElements(
       const how =
         h.mode === 'collapsed'
           ? 'Folded: press Enter to show its servers.'
-          : `${n(h.servers.length)} shown. Press Enter to fold it.`;
+          : h.mode === 'partial'
+            ? `${n(h.servers.length)} shown. Press Enter to show the others.`
+            : `${n(h.servers.length)} shown. Press Enter to fold it.`;
       nodes.push({
         ...base,
         type: 'host',
-        ...(h.mode === 'collapsed' ? { handles: sourceHandle(p) } : {}),
+        ...(h.mode !== 'expanded' ? { handles: sourceHandle(p) } : {}),
         ariaLabel: `${withRisk(what, h.host.risks)}. ${how}`,
         data: {
           hostId: h.host.id,
@@ -284,6 +289,8 @@ export function buildFlowElements(
           serverCount: count,
           withVolumes: h.host.withVolumes,
           shown: h.servers.length,
+          hidden: h.hidden?.servers.length ?? 0,
+          hiddenRisks: h.hidden?.risks ?? { writers: 0, stuck: 0 },
           risks: h.host.risks,
           flags,
           ...unmarked,
@@ -419,7 +426,8 @@ function toEdge(
 ): AttachmentEdge {
   const single = e.edgeIndex === null ? null : t.edges[e.edgeIndex];
   const mode: AttachmentEdgeData['mode'] = e.rw === e.count ? 'rw' : e.rw === 0 ? 'ro' : 'mixed';
-  const kind = e.stuck ? ' sv-edge-stuck' : e.pending ? ' sv-edge-pending' : '';
+  const kind =
+    e.count > 1 ? ' sv-edge-merged' : e.stuck ? ' sv-edge-stuck' : e.pending ? ' sv-edge-pending' : '';
   let ariaLabel: string;
   if (single) {
     ariaLabel = `${label(e.source)} to ${label(e.target)}, ${modeLabel(single.mode)}, ${single.state}${e.stuck ? ', stuck' : ''}`;

@@ -66,27 +66,6 @@ export function indexTopology(t: Topology): TopologyIndex {
 export const hostLabel = (index: TopologyIndex, hostId: string) =>
   hostId === NO_HOST ? NO_HOST_LABEL : (index.hosts.get(hostId)?.name ?? hostId);
 
-/**
- * A cheap fingerprint of the graph's shape (not its states), so a refresh that changes only a status
- * keeps what the user opened instead of starting again (FNV-1a over the ids).
- */
-export function shapeSignature(t: Topology, index: TopologyIndex): string {
-  let h = 0x811c9dc5;
-  const add = (s: string) => {
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= 0x1f;
-    h = Math.imul(h, 0x01000193);
-  };
-  for (const x of t.hosts) add(x.id);
-  for (const x of t.servers) add(`${x.id}@${index.hostOf.get(x.id) ?? NO_HOST}`);
-  for (const x of t.volumes) add(x.id);
-  for (const e of t.edges) add(`${e.serverId}>${e.volumeId}`);
-  return `${t.hosts.length}.${t.servers.length}.${t.volumes.length}.${t.edges.length}.${(h >>> 0).toString(36)}`;
-}
-
 export const modeLabel = (mode: AttachMode) => (mode === 'rw' ? 'read-write' : 'read-only');
 
 /** Case-insensitive search over names and ids of hosts, servers and volumes; returns node ids. */
