@@ -100,7 +100,7 @@ export function createBffApp(deps: BffDeps): Express {
   api.use(launchRoutes({ config, logger, changes, volumeLock }));
   api.use(openapiRoutes());
   api.use(preflightRoutes());
-  api.use(topologyRoutes());
+  api.use(topologyRoutes({ authUrl: config.authUrl }));
   api.use(eventsRoutes(changes, { logger }));
   api.use('/api', () => {
     throw notFound('There is no such API path.');
