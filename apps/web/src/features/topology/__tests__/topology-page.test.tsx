@@ -5,15 +5,26 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import TopologyPage from '../components/topology-page';
-import { sessionFixture, smallTopology } from '../testing/fixtures';
+import { LEGIBLE_ZOOM } from '../layout/dimensions';
+import { cloudOf60, sessionFixture, smallTopology } from '../testing/fixtures';
+import { generateTopology } from '../testing/generate-topology';
 
 // happy-dom lays nothing out: React Flow reads its canvas size from offsetWidth/offsetHeight and
-// draws nothing on a 0x0 pane, so give every element a size for these tests.
+// draws nothing on a 0x0 pane, so give every element a size for these tests (the graph's canvas
+// among them; a test may make it the size it has on a 1440×900 screen).
 const sized = ['offsetWidth', 'offsetHeight'] as const;
 const originals = sized.map((k) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, k));
+const BIG = { width: 1200, height: 800 };
+let canvas = BIG;
 beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => 1200 });
-  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 800 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetWidth', {
+    configurable: true,
+    get: () => canvas.width,
+  });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+    configurable: true,
+    get: () => canvas.height,
+  });
 });
 afterAll(() => {
   sized.forEach((k, i) => {
@@ -23,6 +34,7 @@ afterAll(() => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
+  canvas = BIG;
 });
 
 function renderPage({
@@ -224,5 +236,132 @@ describe('topology page', () => {
     // A plain click: user-event's mousedown has no `view` in happy-dom, which d3-zoom needs.
     fireEvent.click(server);
     await screen.findByText('server detail page');
+  });
+});
+
+/** The canvas transform React Flow applies: translate(x, y) scale(zoom). */
+function viewport() {
+  const style = document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? '';
+  const m = /translate\(([-\d.]+)px,\s*([-\d.]+)px\)\s*scale\(([-\d.]+)\)/.exec(style);
+  if (!m) throw new Error(`no viewport transform in "${style}"`);
+  return { x: Number(m[1]), y: Number(m[2]), zoom: Number(m[3]) };
+}
+
+/** A node's box on screen, from its canvas position and the canvas transform. */
+function screenBox(id: string) {
+  const el = nodeEl(id);
+  const m = /translate\(([-\d.]+)px,\s*([-\d.]+)px\)/.exec(el?.style.transform ?? '');
+  if (!el || !m) return null;
+  const v = viewport();
+  return {
+    x: v.x + Number(m[1]) * v.zoom,
+    y: v.y + Number(m[2]) * v.zoom,
+    w: Number.parseFloat(el.style.width) * v.zoom,
+    h: Number.parseFloat(el.style.height) * v.zoom,
+  };
+}
+
+/** Whether a node is entirely on the canvas. */
+function onScreen(id: string): boolean {
+  const b = screenBox(id);
+  return !!b && b.x >= 0 && b.y >= 0 && b.x + b.w <= canvas.width && b.y + b.h <= canvas.height;
+}
+
+describe('topology page at real sizes', () => {
+  it('opens on the 60-server cloud with every server that holds a volume drawn, legible and on screen', async () => {
+    // The graph's canvas on a 1440×900 screen.
+    canvas = { width: 908, height: 630 };
+    renderPage({ topology: cloudOf60() });
+    await graph();
+    await waitFor(() => expect(nodeEl('server:srv-db-1')).not.toBeNull());
+    const servers = [...document.querySelectorAll('.react-flow__node-server')];
+    expect(servers).toHaveLength(24);
+    expect(viewport().zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
+    for (const n of document.querySelectorAll('.react-flow__node')) {
+      expect(onScreen(n.getAttribute('data-id') ?? ''), n.getAttribute('data-id') ?? '').toBe(true);
+    }
+    // The servers without volumes are folded, and say so.
+    expect(screen.getAllByText('+12 servers without volumes')).toHaveLength(3);
+  });
+
+  it('"Show in graph" frames the flagged volume with both writers, legibly', async () => {
+    const user = userEvent.setup();
+    renderPage({ topology: cloudOf60() });
+    await graph();
+    await waitFor(() => expect(nodeEl('volume:vol-db-data')).not.toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Show volume db-data in the graph' }));
+    await waitFor(
+      () => {
+        for (const id of ['volume:vol-db-data', 'server:srv-db-1', 'server:srv-db-2']) {
+          expect(onScreen(id), id).toBe(true);
+        }
+        expect(viewport().zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
+      },
+      { timeout: 3000 },
+    );
+  });
+
+  it('Enter in Find draws a folded match and moves to it, legibly', async () => {
+    const user = userEvent.setup();
+    const topology = generateTopology({ servers: 500 });
+    const target = topology.servers[123];
+    if (!target) throw new Error('no server');
+    renderPage({ topology });
+    await graph();
+    await waitFor(() => expect(nodeEl('host:compute-1')).not.toBeNull());
+    // At 500 servers the hosts open folded: the server is not drawn.
+    expect(nodeEl(`server:${target.id}`)).toBeNull();
+    const find = screen.getByLabelText('Find a server, volume or host');
+    await user.type(find, `${target.name}{Enter}`);
+    await waitFor(
+      () => {
+        expect(onScreen(`server:${target.id}`)).toBe(true);
+        expect(viewport().zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
+      },
+      { timeout: 3000 },
+    );
+    expect(nodeEl(`server:${target.id}`)?.querySelector('.ring-yellow-400')).not.toBeNull();
+  });
+
+  it('a click on a folded host shows its servers with volumes', async () => {
+    const topology = generateTopology({ servers: 500 });
+    renderPage({ topology });
+    await graph();
+    await waitFor(() => expect(nodeEl('host:compute-2')).not.toBeNull());
+    const host = nodeEl('host:compute-2');
+    if (!host) throw new Error('no host');
+    expect(host.getAttribute('aria-label')).toMatch(
+      /^Host compute-2, zone az2, 100 servers \(100 with volumes\).*Folded/,
+    );
+    fireEvent.click(host);
+    await screen.findByText(/^Drawn one by one: 100 of 500 servers/);
+    // Taller than the canvas now: its top is brought to the top of the canvas, the rest below.
+    await waitFor(() => expect(screenBox('host:compute-2')?.y).toBeCloseTo(16, 0));
+    expect(document.querySelectorAll('.react-flow__node-server').length).toBeGreaterThan(20);
+    expect(screen.getByRole('button', { name: 'Fold host compute-2' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+  });
+
+  it("shows admins the projects' names in the filter, not their ids", async () => {
+    const topology = smallTopology();
+    topology.servers.push({
+      id: 'srv-x',
+      name: 'x-1',
+      status: 'ACTIVE',
+      hostId: 'compute-1',
+      projectId: 'p-other',
+    });
+    topology.projects = [
+      { id: 'p-admin', name: 'admin' },
+      { id: 'p-demo', name: 'demo' },
+      { id: 'p-other', name: 'research' },
+    ];
+    renderPage({ topology });
+    await graph();
+    const select = screen.getByLabelText('Project') as HTMLSelectElement;
+    const labels = [...select.options].map((o) => o.textContent);
+    expect(labels).toEqual(['All projects', 'admin', 'demo', 'research']);
+    expect([...select.options].find((o) => o.textContent === 'research')?.value).toBe('p-other');
   });
 });

@@ -189,7 +189,9 @@ export default function TopologyPage({ session }: { session: Session }) {
   };
   const [matchAt, setMatchAt] = useState(0);
   const nextMatch = () => {
-    const id = matches[matchAt % Math.max(1, matches.length)];
+    // The highlighted matches lag the box by a frame (a deferred value); Enter acts on what is typed.
+    const current = search === params.search || !topology ? matches : searchTopology(topology, params.search);
+    const id = current[matchAt % Math.max(1, current.length)];
     if (!id || !expansion || !summary) return;
     setMatchAt((i) => i + 1);
     const next = reveal(expansion, summary, id);
