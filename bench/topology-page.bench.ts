@@ -342,9 +342,12 @@ export async function run(ctx: BenchContext): Promise<BenchSection[]> {
           'two groups of volumes, a few dozen elements, laid out synchronously ' +
           '(`layout/view-layout.ts`, linear in what is drawn): no layout worker, no elk, no 26,000 ' +
           'React Flow elements to build.',
-        'Before this page folded, the first graph frame at 5,000 servers came at 1,558 ms (load average ' +
-          '0.4) but was never legible: 5,000 server boxes at the opening zoom of 0.6 showed text at ' +
-          '7.2 px (12 px × 0.6) and less once fitted.',
+        'Before the page folded (commit 383f1cc, measured with this bench and probe on the same ' +
+          'machine and load, 3 loads per size): the first graph frame came at 1.2 s (60 servers), ' +
+          '1.4–3.4 s (500) and 1.8–2.8 s (5,000), with its smallest text at 10.0, 6.6 and 6.6 px, and ' +
+          'no load reached a legible frame: that page opened big graphs at zoom 0.6 and fitted small ' +
+          'ones, whatever the text size. The previous suite run (load average 0.4) had its 5,000-server ' +
+          'first graph frame at 1,558 ms.',
       ],
     },
   ];

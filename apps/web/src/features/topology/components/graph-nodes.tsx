@@ -32,7 +32,16 @@ const marks = (matches: number, active: boolean) =>
   matches > 0 ? 'ring-4 ring-yellow-400' : active ? 'ring-2 ring-blue-700' : '';
 
 /** Counts of risky things in a group, in words with an icon each (never colour alone). */
-export function RiskBadges({ risks, what = 'servers' }: { risks: RiskCount; what?: 'servers' | 'volumes' }) {
+export function RiskBadges({
+  risks,
+  what = 'servers',
+  compact = false,
+}: {
+  risks: RiskCount;
+  what?: 'servers' | 'volumes';
+  /** Icon and number only, the words in the tooltip (and in the node's accessible name). */
+  compact?: boolean;
+}) {
   if (!risks.writers && !risks.stuck) return null;
   return (
     <span className="flex shrink-0 items-center gap-2 text-xs font-semibold text-red-800">
@@ -46,14 +55,23 @@ export function RiskBadges({ risks, what = 'servers' }: { risks: RiskCount; what
           }
         >
           <WarningIcon className="h-3 w-3" />
-          {n(risks.writers)}{' '}
-          {what === 'servers' ? (risks.writers === 1 ? 'writer' : 'writers') : 'multi-writer'}
+          {n(risks.writers)}
+          {!compact &&
+            (what === 'servers' ? (risks.writers === 1 ? ' writer' : ' writers') : ' multi-writer')}
         </span>
       )}
       {risks.stuck > 0 && (
-        <span className="flex items-center gap-0.5" title="Attachments stuck in a transitional state">
+        <span
+          className="flex items-center gap-0.5"
+          title={
+            what === 'servers'
+              ? 'Attachments stuck in a transitional state'
+              : 'Volumes with an attachment stuck in a transitional state'
+          }
+        >
           <ClockIcon className="h-3 w-3" />
-          {n(risks.stuck)} stuck
+          {n(risks.stuck)}
+          {!compact && ' stuck'}
         </span>
       )}
     </span>
@@ -348,25 +366,27 @@ export const VolumeNodeView = memo(function VolumeNodeView({ data }: NodeProps<V
             </span>
             {data.shared && <SharedBadge />}
           </div>
-          <div className="truncate text-xs text-slate-700">
-            {data.rw} RW · {data.ro} RO · {data.status}
+          <div className="flex min-w-0 items-center gap-2 text-xs text-slate-700">
+            <span className="truncate">
+              {data.rw} RW · {data.ro} RO{data.status === 'in-use' ? '' : ` · ${data.status}`}
+            </span>
+            {(risk || data.stuck) && (
+              <span className="ml-auto flex shrink-0 items-center gap-2 font-semibold text-red-800">
+                {risk && (
+                  <span className="flex items-center gap-0.5">
+                    <WarningIcon className="h-3 w-3" />
+                    {data.rw} writers
+                  </span>
+                )}
+                {data.stuck && (
+                  <span className="flex items-center gap-0.5">
+                    <ClockIcon className="h-3 w-3" />
+                    stuck
+                  </span>
+                )}
+              </span>
+            )}
           </div>
-          {(risk || data.stuck) && (
-            <div className="flex items-center gap-2 text-xs font-semibold text-red-800">
-              {risk && (
-                <span className="flex items-center gap-0.5">
-                  <WarningIcon className="h-3 w-3" />
-                  {data.rw} writers
-                </span>
-              )}
-              {data.stuck && (
-                <span className="flex items-center gap-0.5">
-                  <ClockIcon className="h-3 w-3" />
-                  stuck
-                </span>
-              )}
-            </div>
-          )}
         </VolumeLines>
       )}
     </div>
@@ -391,10 +411,14 @@ export const VolumeGroupNodeView = memo(function VolumeGroupNodeView({ data }: N
             </span>
             <span className="ml-auto shrink-0 text-xs font-medium text-blue-800">Show</span>
           </div>
-          <div className="truncate text-xs text-slate-700">
-            {data.owner === null ? 'no attachment' : `beside ${data.ownerName}`}
+          <div className="flex min-w-0 items-center gap-2 text-xs text-slate-700">
+            <span className="truncate">
+              {data.owner === null ? 'no attachment' : `beside ${data.ownerName}`}
+            </span>
+            <span className="ml-auto">
+              <RiskBadges risks={data.risks} what="volumes" compact />
+            </span>
           </div>
-          <RiskBadges risks={data.risks} what="volumes" />
         </VolumeLines>
       )}
     </div>

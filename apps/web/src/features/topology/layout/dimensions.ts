@@ -52,6 +52,6 @@ export const SERVER_MAX_W = 200;
 /** The chip standing for servers (or hosts) that are folded away. */
 export const FOLD_H = 24;
 
-export const VOLUME_W = 210;
-export const VOLUME_H = 60;
-export const VOLUME_GAP = 10;
+export const VOLUME_W = 220;
+export const VOLUME_H = 46;
+export const VOLUME_GAP = 8;
