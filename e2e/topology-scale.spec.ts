@@ -146,9 +146,9 @@ test('the topology of a 60-server project is legible, folds what does not fit, a
     const left = Array.from(document.querySelectorAll('.react-flow__node-host, .react-flow__node-zone')).map(
       (n) => n.getBoundingClientRect().right,
     );
-    const right = Array.from(document.querySelectorAll('.react-flow__node-volume, .react-flow__node-volumes')).map(
-      (n) => n.getBoundingClientRect().left,
-    );
+    const right = Array.from(
+      document.querySelectorAll('.react-flow__node-volume, .react-flow__node-volumes'),
+    ).map((n) => n.getBoundingClientRect().left);
     return { hostsEnd: Math.max(...left), volumesStart: Math.min(...right) };
   });
   expect(sides.volumesStart).toBeGreaterThan(sides.hostsEnd);

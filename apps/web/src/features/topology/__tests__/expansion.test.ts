@@ -139,7 +139,7 @@ describe('"Show in graph"', () => {
       rw: 2,
       ro: 2,
     });
-    holders.forEach((serverId, i) =>
+    holders.forEach((serverId, i) => {
       t.edges.push({
         serverId,
         volumeId: 'vol-focus',
@@ -147,8 +147,8 @@ describe('"Show in graph"', () => {
         state: 'attached',
         device: null,
         since: null,
-      }),
-    );
+      });
+    });
     t.risks.push({
       kind: 'multiple_writers',
       volumeId: 'vol-focus',

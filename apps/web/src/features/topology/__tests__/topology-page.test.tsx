@@ -343,6 +343,22 @@ describe('topology page at real sizes', () => {
     );
   });
 
+  it('keeps what the user opened across a refresh of the same view', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = renderPage({ topology: generateTopology({ servers: 500 }) });
+    await graph();
+    await waitFor(() => expect(nodeEl('host:compute-2')).not.toBeNull());
+    fireEvent.click(nodeEl('host:compute-2') as HTMLElement);
+    await screen.findByText(/^Drawn one by one: 100 of 500 servers/);
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByText(/^Drawn one by one: 100 of 500 servers/)).toBeTruthy();
+    // "Back to the first view" folds it again.
+    await user.click(screen.getByRole('button', { name: 'Back to the first view' }));
+    await screen.findByText(/^Drawn one by one: 0 of 500 servers/);
+  });
+
   it("shows admins the projects' names in the filter, not their ids", async () => {
     const topology = smallTopology();
     topology.servers.push({

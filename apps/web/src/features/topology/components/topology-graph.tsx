@@ -23,7 +23,7 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { MAX_FIT_ZOOM } from '../layout/dimensions';
-import type { Rect, ViewLayout } from '../layout/view-layout';
+import type { ViewLayout } from '../layout/view-layout';
 import {
   anchoredViewport,
   centred,
@@ -32,6 +32,7 @@ import {
   frameLegibly,
   MAX_ZOOM,
   MIN_ZOOM,
+  type ViewRequest,
 } from '../layout/viewport';
 import type { Canvas } from '../model/auto-expand';
 import type { AttachmentEdge, FlowElements, TopologyNode } from '../model/flow-elements';
@@ -39,19 +40,6 @@ import { AttachmentEdgeView } from './attachment-edge';
 import { detailPath, GraphActions, nodeTypes } from './graph-nodes';
 
 const edgeTypes = { attachment: AttachmentEdgeView };
-
-/**
- * What the viewport should do once the graph has been laid out again (`n` changes every time):
- * - first: the first view (the whole graph fitted, at a legible zoom);
- * - anchor: keep a box where it was on screen while it opens or folds, then bring it into view;
- * - frame: fit these nodes on screen ("Show in graph", Find); when they cannot be framed at a
- *   legible zoom and `fallback` can, frame `fallback` (the volume and the servers of its risk).
- */
-export type ViewChange =
-  | { kind: 'first' }
-  | { kind: 'anchor'; nodeId: string; before: Rect }
-  | { kind: 'frame'; ids: string[]; fallback?: string[] };
-export type ViewRequest = ViewChange & { n: number };
 
 export interface TopologyGraphProps {
   elements: Pick<FlowElements, 'nodes' | 'edges'>;
@@ -158,7 +146,7 @@ function Graph({
     let next: Viewport | null = null;
     if (request.kind === 'first') next = firstViewport(layout, canvasNow);
     else if (request.kind === 'frame') next = frameLegibly(layout, request.ids, request.fallback, canvasNow);
-    else {
+    else if (request.kind === 'anchor') {
       const after = layout.abs.get(request.nodeId);
       if (after) next = anchoredViewport(flow.getViewport(), request.before, after, canvasNow);
     }

@@ -9,17 +9,17 @@ import { Loading } from '../../../components/ui/spinner';
 import { useTopology } from '../api/get-topology';
 import { useFilterOptions } from '../hooks/use-filter-options';
 import { type TopologyView, useTopologyParams } from '../hooks/use-topology-params';
-import { layoutView } from '../layout/view-layout';
-import { autoExpansion, type Canvas, leftWidthOn } from '../model/auto-expand';
-import { anchorOf, drawnNodeOf, focusIds, focusVolume, reveal, toggle } from '../model/expansion';
+import { useGraphView } from '../hooks/use-graph-view';
+import type { Canvas } from '../model/auto-expand';
+import { drawnNodeOf } from '../model/expansion';
 import { buildFlowElements, emphasise } from '../model/flow-elements';
 import { nodeId, searchTopology } from '../model/topology-model';
-import { buildView, type Expansion, type ViewGraph, viewItems } from '../model/view-model';
+import type { ViewGraph } from '../model/view-model';
 import { EdgeTable } from './edge-table';
 import { GraphLegend } from './graph-legend';
 import { RiskPanel } from './risk-panel';
 import { TopologyFilters } from './topology-filters';
-import { TopologyGraph, type ViewChange, type ViewRequest } from './topology-graph';
+import { TopologyGraph } from './topology-graph';
 
 const GRAPH_HELP_ID = 'topology-graph-help';
 /** Until the canvas is measured (the table view has none), what fits is judged for a common size. */
@@ -96,8 +96,6 @@ function foldNote(view: ViewGraph, servers: number, volumes: number): string {
         'The rest is folded into boxes with their counts and risks: click one, or press Enter on it, to open it.';
 }
 
-type UserView = { signature: string; expansion: Expansion; request: ViewRequest };
-
 /** /topology: every attachment in view as zones → hosts → servers → volumes, with risks and a table. */
 export default function TopologyPage({ session }: { session: Session }) {
   const [params, setParams] = useTopologyParams();
@@ -107,34 +105,12 @@ export default function TopologyPage({ session }: { session: Session }) {
   const index = query.data?.index ?? null;
   const summary = query.data?.summary ?? null;
   const options = useFilterOptions(topology, session.projects);
-  // What the user opened belongs to one set of filters; a refresh of the same view keeps it.
-  const signature = JSON.stringify(filters);
   const [canvasRef, measured] = useCanvasSize();
   // Until the graph's canvas is measured, nothing is laid out (it would be for the wrong size);
   // the table view has no canvas, so "Show in graph" from there judges for a common one.
   const canvas = measured ?? (view === 'table' ? FALLBACK_CANVAS : null);
-
-  // Requests to the viewport are numbered so the graph applies each once.
-  const counter = useRef(0);
-  const nextN = () => ++counter.current;
-  // The user's own view of this data (what they opened); until then, what fits.
-  const [user, setUser] = useState<UserView | null>(null);
-  const [resets, setResets] = useState(0);
-  const own = user && user.signature === signature ? user : null;
-  const auto = useMemo(() => (summary && canvas ? autoExpansion(summary, canvas) : null), [summary, canvas]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first view for each new auto expansion and each reset
-  const autoRequest = useMemo((): ViewRequest => ({ kind: 'first', n: ++counter.current }), [auto, resets]);
-  const expansion = own?.expansion ?? auto;
-  const request = own?.request ?? autoRequest;
-
-  const graphView = useMemo(
-    () => (topology && index && summary && expansion ? buildView(topology, index, summary, expansion) : null),
-    [topology, index, summary, expansion],
-  );
-  const layout = useMemo(
-    () => (graphView && canvas ? layoutView(graphView, leftWidthOn(canvas)) : null),
-    [graphView, canvas],
-  );
+  const graph = useGraphView(query.data, filters, canvas);
+  const { view: graphView, layout } = graph;
   const base = useMemo(
     () =>
       topology && index && summary && graphView && layout
@@ -163,41 +139,21 @@ export default function TopologyPage({ session }: { session: Session }) {
     [base, matchCounts, focus],
   );
 
-  const change = (next: Expansion, req: ViewChange) =>
-    setUser({ signature, expansion: next, request: { ...req, n: nextN() } });
-
-  const onToggle = (id: string) => {
-    if (!expansion || !summary || !layout) return;
-    const anchor = anchorOf(id);
-    const before = anchor ? layout.abs.get(anchor) : undefined;
-    change(
-      toggle(expansion, summary, id),
-      anchor && before ? { kind: 'anchor', nodeId: anchor, before } : { kind: 'frame', ids: [] },
-    );
-  };
   // "Show in graph" from the risk panel: the volume with every holder, framed; if they are too
   // spread out to read at once, the volume with the servers of the risk (its writers, or the stuck one).
   const showRisk = (volumeId: string, serverIds: readonly string[]) => {
-    if (!expansion || !summary || !index) return;
     if (view !== 'graph') setParams({ view: 'graph' });
     setPinned(nodeId.volume(volumeId));
-    change(focusVolume(expansion, summary, volumeId, index.hostOf), {
-      kind: 'frame',
-      ids: focusIds(summary, volumeId),
-      fallback: [nodeId.volume(volumeId), ...serverIds.map(nodeId.server)],
-    });
+    graph.focus(volumeId, serverIds);
   };
   const [matchAt, setMatchAt] = useState(0);
   const nextMatch = () => {
     // The highlighted matches lag the box by a frame (a deferred value); Enter acts on what is typed.
     const current = search === params.search || !topology ? matches : searchTopology(topology, params.search);
     const id = current[matchAt % Math.max(1, current.length)];
-    if (!id || !expansion || !summary) return;
+    if (!id) return;
     setMatchAt((i) => i + 1);
-    const next = reveal(expansion, summary, id);
-    const drawn = drawnNodeOf(id, viewItems(summary, next), summary);
-    setPinned(drawn);
-    change(next, { kind: 'frame', ids: drawn ? [drawn] : [] });
+    setPinned(graph.reveal(id));
   };
   const setFilters = (f: TopologyQuery) => setParams({ filters: f });
   const onlyHost = useCallback(
@@ -205,9 +161,8 @@ export default function TopologyPage({ session }: { session: Session }) {
     [filters, setParams],
   );
   const onReset = () => {
-    setUser(null);
     setPinned(null);
-    setResets((r) => r + 1);
+    graph.reset();
   };
 
   const scope = session.isAdmin ? 'the whole cloud' : `project ${session.project.name}`;
@@ -292,12 +247,12 @@ export default function TopologyPage({ session }: { session: Session }) {
                       elements={elements}
                       layout={layout}
                       canvas={measured}
-                      viewKey={signature}
-                      request={request}
+                      viewKey={JSON.stringify(filters)}
+                      request={graph.request}
                       onFocusNode={setHovered}
                       onPaneClick={() => setPinned(null)}
                       onlyHost={onlyHost}
-                      onToggle={onToggle}
+                      onToggle={graph.toggle}
                       onReset={onReset}
                       describedBy={GRAPH_HELP_ID}
                     />

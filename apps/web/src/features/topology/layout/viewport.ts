@@ -5,6 +5,21 @@ import type { Rect, ViewLayout } from './view-layout';
 
 /** Where the canvas looks: pure functions of the layout and the canvas size, so tests can check them. */
 
+/**
+ * What the viewport should do once the graph has been laid out again (`n` changes every time):
+ * - first: the first view (the whole graph fitted, at a legible zoom);
+ * - keep: stay where it is;
+ * - anchor: keep a box where it was on screen while it opens or folds, then bring it into view;
+ * - frame: fit these nodes on screen ("Show in graph", Find); when they cannot be framed at a
+ *   legible zoom and `fallback` can, frame `fallback` (the volume and the servers of its risk).
+ */
+export type ViewChange =
+  | { kind: 'first' }
+  | { kind: 'keep' }
+  | { kind: 'anchor'; nodeId: string; before: Rect }
+  | { kind: 'frame'; ids: string[]; fallback?: string[] };
+export type ViewRequest = ViewChange & { n: number };
+
 export const MIN_ZOOM = 0.05;
 export const MAX_ZOOM = 2;
 /** Framing a volume with its holders never magnifies past this. */
