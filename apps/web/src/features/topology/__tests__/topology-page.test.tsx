@@ -70,7 +70,12 @@ function renderPage({
   return { fetchMock, urls };
 }
 
-const graph = () => screen.findByRole('region', { name: /topology graph/i });
+/** The graph's region once the answer is in (the region itself is there while it loads). */
+async function graph() {
+  const region = await screen.findByRole('region', { name: /topology graph/i });
+  await waitFor(() => expect(within(region).queryByText('Loading the topology…')).toBeNull());
+  return region;
+}
 const nodeEl = (id: string) => document.querySelector<HTMLElement>(`.react-flow__node[data-id="${id}"]`);
 
 async function waitForEdges(count: number) {

@@ -214,7 +214,7 @@ export default function TopologyPage({ session }: { session: Session }) {
           onRetry={() => void query.refetch()}
         />
       )}
-      {query.isPending && <Loading label="Loading the topology…" />}
+      {query.isPending && view === 'table' && <Loading label="Loading the topology…" />}
       {empty && (
         <EmptyState title="Nothing to draw">
           <p>No servers or volumes match these filters.</p>
@@ -226,7 +226,8 @@ export default function TopologyPage({ session }: { session: Session }) {
         </EmptyState>
       )}
 
-      {topology && index && !empty && (
+      {/* The graph's frame is drawn while the answer loads, so its size is known when it comes. */}
+      {((topology && index && !empty) || (query.isPending && view === 'graph')) && (
         <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="min-w-0 space-y-2">
             {view === 'graph' ? (
@@ -242,6 +243,7 @@ export default function TopologyPage({ session }: { session: Session }) {
                   aria-label="Topology graph: hosts, their servers, and the volumes attached to them"
                   className="h-[70vh] min-h-[28rem] overflow-hidden rounded-lg border border-slate-300 bg-white"
                 >
+                  {query.isPending && <Loading label="Loading the topology…" />}
                   {elements && layout && measured && (
                     <TopologyGraph
                       elements={elements}
@@ -258,20 +260,22 @@ export default function TopologyPage({ session }: { session: Session }) {
                     />
                   )}
                 </section>
-                {graphView && (
+                {graphView && topology && (
                   <p className="text-xs text-slate-700" aria-live="polite">
                     {foldNote(graphView, topology.servers.length, topology.volumes.length)}
                   </p>
                 )}
               </>
             ) : (
-              <EdgeTable topology={topology} index={index} search={params.search} />
+              topology && index && <EdgeTable topology={topology} index={index} search={params.search} />
             )}
           </div>
-          <aside className="space-y-3" aria-label="Summary and risks">
-            <Summary topology={topology} />
-            <RiskPanel topology={topology} index={index} onShow={showRisk} />
-          </aside>
+          {topology && index && (
+            <aside className="space-y-3" aria-label="Summary and risks">
+              <Summary topology={topology} />
+              <RiskPanel topology={topology} index={index} onShow={showRisk} />
+            </aside>
+          )}
         </div>
       )}
     </div>
