@@ -348,6 +348,20 @@ describe('topology page at real sizes', () => {
     );
   });
 
+  it('opens a folded host from the keyboard, and folds it again with its button', async () => {
+    const user = userEvent.setup();
+    renderPage({ topology: generateTopology({ servers: 500 }) });
+    await graph();
+    await waitFor(() => expect(nodeEl('host:compute-4')).not.toBeNull());
+    nodeEl('host:compute-4')?.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByText(/^Drawn one by one: 100 of 500 servers/);
+    const fold = await screen.findByRole('button', { name: 'Fold host compute-4' });
+    fold.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByText(/^Drawn one by one: 0 of 500 servers/);
+  });
+
   it('keeps what the user opened across a refresh of the same view', async () => {
     const user = userEvent.setup();
     const { fetchMock } = renderPage({ topology: generateTopology({ servers: 500 }) });
