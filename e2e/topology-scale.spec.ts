@@ -168,6 +168,10 @@ test('the topology of a 60-server project is legible, folds what does not fit, a
     );
   }
   const focused = await smallestText(page);
+  testInfo.annotations.push({
+    type: 'smallest text',
+    description: `after Show in graph: ${focused.min.toFixed(2)} px ("${focused.text}") at zoom ${focused.zoom.toFixed(3)}`,
+  });
   expect(focused.min, `after Show in graph: "${focused.text}"`).toBeGreaterThanOrEqual(LEGIBLE_PX);
   await snapshot('topology-60-show-in-graph');
 
@@ -180,6 +184,10 @@ test('the topology of a 60-server project is legible, folds what does not fit, a
   expect(await inCanvas(page, found)).toBe(true);
   await expect(page.locator(`${found} .ring-yellow-400`)).toBeVisible();
   const afterFind = await smallestText(page);
+  testInfo.annotations.push({
+    type: 'smallest text',
+    description: `after Find: ${afterFind.min.toFixed(2)} px ("${afterFind.text}") at zoom ${afterFind.zoom.toFixed(3)}`,
+  });
   expect(afterFind.min, `after Find: "${afterFind.text}"`).toBeGreaterThanOrEqual(LEGIBLE_PX);
   await scan('topology at 60 servers (after Find)');
 
