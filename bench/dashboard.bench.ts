@@ -335,9 +335,9 @@ function initialJsSection(pages: PageScripts[], build: WebBuild): BenchSection {
         `(${[...entry].join(', ')}), which \`scripts/bundle-size.mjs\` checks in \`npm test\`: one of the two is wrong.`,
     'Everything but the topology page is in the entry chunk (volumes, servers, the attach dialog, the ' +
       'launch wizard, zod, react-hook-form, TanStack Query), so a signed-in page costs the same ' +
-      'JavaScript as the sign-in page. The topology page lazily loads its chunk (React Flow) and one ' +
-      'layout worker: elk (1.47 MB raw) for a graph elk can lay out in about a second, as in this ' +
-      'small cloud, or the columns worker (a few KB) for big graphs, which never download elk.',
+      'JavaScript as the sign-in page. The topology page lazily loads its chunk (React Flow and the ' +
+      'folding and layout of the graph, which run in the page: what is drawn is folded to what fits ' +
+      'legibly, so there is no layout worker and no elk to fetch).',
   ];
   return {
     title: 'Dashboard: initial JavaScript per page',

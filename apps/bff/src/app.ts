@@ -97,7 +97,7 @@ export function createBffApp(deps: BffDeps): Express {
     ...hostsRoutes(),
     ...launchRoutes({ config, logger, changes, volumeLock }),
     ...preflightRoutes(),
-    ...topologyRoutes(),
+    ...topologyRoutes({ authUrl: config.authUrl }),
     ...eventsRoutes(changes, { logger }),
   ];
   routes.push(...openapiRoutes(() => routes));

@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudFor } from '../src/openstack/cloud-client.js';
+import { listProjectNames, projectNamesFor } from '../src/features/topology/project-names.js';
 import { composedTopology } from '../src/features/topology/topology.service.js';
 import { cloudData, sessionOfClient } from './helpers/cloud-data.js';
 import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';
@@ -175,6 +178,57 @@ describe('GET /api/topology for an admin', () => {
     const res = await operator.get(`/api/topology?volume=${ids.shared}`);
     expect(res.body.edges.every((e: Body) => e.volumeId === ids.shared)).toBe(true);
     expect(volumeCounts(res.body)).toEqual({ [ids.shared]: { rw: 2, ro: 1, shared: true } });
+  });
+});
+
+describe('project names for the project filter', () => {
+  it('names every project for an admin, from Keystone, on both paths (ids are not names)', async () => {
+    for (const client of [operator, operatorComposed]) {
+      const res = await client.get('/api/topology');
+      expect(res.status).toBe(200);
+      expect(res.body.projects).toEqual(
+        expect.arrayContaining([
+          { id: adminProject, name: 'admin' },
+          { id: demoProject, name: 'demo' },
+        ]),
+      );
+      // Whatever owns something in view has a name.
+      const owners = new Set<string>(
+        [...res.body.servers, ...res.body.volumes].map((x: Body) => x.projectId).filter(Boolean),
+      );
+      const named = new Set(res.body.projects.map((p: Body) => p.id));
+      for (const id of owners) expect(named.has(id)).toBe(true);
+    }
+  });
+
+  it("gives a member only their own project's name, without asking Keystone for the rest", async () => {
+    const res = await member.get('/api/topology');
+    expect(res.body.projects).toEqual([{ id: demoProject, name: 'demo' }]);
+  });
+
+  it("falls back to the admin's own projects when Keystone's policy refuses the list", async () => {
+    // A Keystone that answers GET /v3/projects with its 403.
+    const refusing = createServer((_req, res) => {
+      res.writeHead(403, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 403,
+            title: 'Forbidden',
+            message: 'You are not authorized to perform the requested action: identity:list_projects.',
+          },
+        }),
+      );
+    });
+    await new Promise<void>((ok) => refusing.listen(0, '127.0.0.1', () => ok()));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v3`;
+      const session = await sessionOfClient(stack, operator.cookie);
+      expect(await listProjectNames(url, session.token)).toBeNull();
+      expect(await projectNamesFor(session, url)).toEqual(session.projects);
+    } finally {
+      refusing.close();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { projectRefSchema } from './session.js';
 import { attachModeSchema } from './volumes.js';
 
 export const topologySchema = z.object({
@@ -62,6 +63,11 @@ export const topologySchema = z.object({
       since: z.string().nullable().optional(),
     }),
   ),
+  /**
+   * Names of the projects owning what is in view, for the project filter: every project for an
+   * admin (from Keystone), the user's own for a member. Absent when Keystone would not list them.
+   */
+  projects: z.array(projectRefSchema).optional(),
   generatedAt: z.string(),
 });
 export type Topology = z.infer<typeof topologySchema>;

@@ -11,6 +11,7 @@ import { VolumesPage } from '../features/volumes/components/volumes-page';
 import type { AttachmentSlots } from '../lib/attachment-slots';
 import { LaunchProgressPage } from '../features/launch/components/launch-progress-page';
 import { LaunchWizard } from '../features/launch/components/launch-wizard';
+import { usePrefetchTopology } from '../features/topology/api/get-topology';
 
 // The volume and server pages show attach/detach UI owned by the attach-volume feature.
 const attachmentSlots: AttachmentSlots = {
@@ -18,8 +19,18 @@ const attachmentSlots: AttachmentSlots = {
   DetachButton: DetachAttachmentButton,
 };
 
-// Lazy: React Flow and elkjs stay out of the sign-in page's JavaScript.
+// Lazy: React Flow stays out of the sign-in page's JavaScript.
 const TopologyPage = lazy(() => import('../features/topology/components/topology-page'));
+
+function TopologyRoute({ session }: { session: Session }) {
+  // The topology's request starts now, while the lazy page loads.
+  usePrefetchTopology();
+  return (
+    <Suspense fallback={<Loading label="Loading the topology view…" />}>
+      <TopologyPage session={session} />
+    </Suspense>
+  );
+}
 
 /** The signed-in pages. Each feature adds its routes here. */
 export function appRoutes(session: Session) {
@@ -38,14 +49,6 @@ export function appRoutes(session: Session) {
     />,
     <Route key="launch" path="launch" element={<LaunchWizard session={session} />} />,
     <Route key="launch-progress" path="launches/:id" element={<LaunchProgressPage />} />,
-    <Route
-      key="topology"
-      path="topology"
-      element={
-        <Suspense fallback={<Loading label="Loading the topology view…" />}>
-          <TopologyPage session={session} />
-        </Suspense>
-      }
-    />,
+    <Route key="topology" path="topology" element={<TopologyRoute session={session} />} />,
   ];
 }

@@ -2,8 +2,11 @@ import { topologyQuerySchema, topologySchema } from '@sv/shared';
 import { type ApiRoute, route } from '../../platform/route-table.js';
 import { getTopology } from './topology.service.js';
 
-/** GET /api/topology[?project=&host=&volume=]: hosts → servers → volumes with rw/ro edges and risks. */
-export function topologyRoutes(): ApiRoute[] {
+/**
+ * GET /api/topology[?project=&host=&volume=]: hosts → servers → volumes with rw/ro edges and risks.
+ * `identity.authUrl` is Keystone, for the project names.
+ */
+export function topologyRoutes(identity: { authUrl: string }): ApiRoute[] {
   return [
     route({
       method: 'get',
@@ -12,7 +15,7 @@ export function topologyRoutes(): ApiRoute[] {
       tag: 'topology',
       query: topologyQuerySchema,
       response: { schema: topologySchema },
-      handler: ({ session, query }) => getTopology(session, query),
+      handler: ({ session, query }) => getTopology(session, query, identity),
     }),
   ];
 }

@@ -7,6 +7,7 @@ import { OpenStackFault } from '../../openstack/fault.js';
 import { type ExtTopology, getTopologyExtension } from '../../openstack/topology.js';
 import { forbidden } from '../../platform/errors.js';
 import type { SessionData } from '../../platform/session-store.js';
+import { projectNamesFor } from './project-names.js';
 
 /** How long an attachment may sit in a transitional state before it is flagged (the extension's default). */
 export const STUCK_AFTER_SECONDS = 300;
@@ -323,9 +324,20 @@ function memberHosts(servers: readonly NovaServer[]): Host[] {
 
 // --- The feature -------------------------------------------------------------------------------
 
-/** The cloud's own topology when it offers it, else composed from standard APIs. */
-export async function getTopology(session: SessionData, q: TopologyQuery): Promise<Topology> {
+/**
+ * The cloud's own topology when it offers it, else composed from standard APIs; with the names of
+ * the projects for the filter (admins see project ids in the answer, Horizon shows names).
+ */
+export async function getTopology(
+  session: SessionData,
+  q: TopologyQuery,
+  identity: { authUrl: string },
+): Promise<Topology> {
   checkScope(session, q);
   const cloud = cloudFor(session);
-  return session.capabilities.topologyExtension ? extensionTopology(cloud, q) : composedTopology(cloud, q);
+  const [topology, projects] = await Promise.all([
+    session.capabilities.topologyExtension ? extensionTopology(cloud, q) : composedTopology(cloud, q),
+    projectNamesFor(session, identity.authUrl),
+  ]);
+  return { ...topology, projects };
 }

@@ -1,7 +1,7 @@
 import { EDGE_LOOKS, type EdgeLook } from '../model/edge-style';
 import { ClockIcon, WarningIcon } from './icons';
 
-function Line({ look }: { look: EdgeLook }) {
+function Line({ look, width = look.width }: { look: EdgeLook; width?: number }) {
   return (
     <svg width="36" height="10" aria-hidden="true" className="shrink-0">
       <line
@@ -10,7 +10,7 @@ function Line({ look }: { look: EdgeLook }) {
         x2="34"
         y2="5"
         stroke={look.stroke}
-        strokeWidth={look.width}
+        strokeWidth={width}
         strokeDasharray={look.dash}
         strokeLinecap="round"
       />
@@ -18,7 +18,7 @@ function Line({ look }: { look: EdgeLook }) {
   );
 }
 
-/** What the lines and marks mean, in words (never colour alone). */
+/** What the lines, boxes and marks mean, in words (never colour alone). */
 export function GraphLegend() {
   return (
     <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">
@@ -31,6 +31,11 @@ export function GraphLegend() {
         <li className="flex items-center gap-1.5">
           <Line look={EDGE_LOOKS.ro} />
           Read-only (dashed)
+        </li>
+        <li className="flex items-center gap-1.5">
+          <Line look={EDGE_LOOKS.mixed} width={4} />
+          Several attachments between folded boxes (grey if mixed, thicker for more; the boxes count the stuck
+          ones)
         </li>
         <li className="flex items-center gap-1.5">
           <Line look={EDGE_LOOKS.pending} />
@@ -49,7 +54,8 @@ export function GraphLegend() {
           Attachment stuck in a transitional state
         </li>
         <li className="text-slate-700">
-          Hosts are grey boxes holding their servers; volumes are on the right.
+          Hosts and zones on the left hold their servers; volumes are on the right. What does not fit legibly
+          is folded into a box with its counts and risks.
         </li>
       </ul>
     </div>

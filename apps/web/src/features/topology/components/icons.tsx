@@ -55,3 +55,16 @@ export function HostIcon({ className = 'h-4 w-4' }: IconProps) {
     </svg>
   );
 }
+
+/** Points right when folded, down when open. */
+export function ChevronIcon({ open, className = 'h-4 w-4' }: IconProps & { open: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      {...base}
+      className={`shrink-0 transition-transform ${open ? 'rotate-90' : ''} ${className}`}
+    >
+      <path d="M6 3.5L10.5 8 6 12.5" />
+    </svg>
+  );
+}

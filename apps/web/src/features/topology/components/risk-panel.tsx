@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { DateTime } from '../../../components/ui/date-time';
-import { nodeId, type TopologyIndex, type TopologyRisk } from '../model/topology-model';
+import type { TopologyIndex, TopologyRisk } from '../model/topology-model';
 import { ClockIcon, WarningIcon } from './icons';
 
 const SHOWN = 20;
@@ -36,7 +36,7 @@ function RiskItem({
 }: {
   risk: TopologyRisk;
   index: TopologyIndex;
-  onShow: ((nodeId: string) => void) | undefined;
+  onShow: ((volumeId: string, serverIds: string[]) => void) | undefined;
 }) {
   const volume = index.volumes.get(risk.volumeId);
   const volumeLink = (
@@ -79,7 +79,7 @@ function RiskItem({
           <Button
             size="sm"
             variant="ghost"
-            onClick={() => onShow(nodeId.volume(risk.volumeId))}
+            onClick={() => onShow(risk.volumeId, risk.serverIds)}
             aria-label={`Show volume ${volume?.name || risk.volumeId} in the graph`}
           >
             Show in graph
@@ -100,7 +100,7 @@ function RiskGroup({
   title: string;
   risks: TopologyRisk[];
   index: TopologyIndex;
-  onShow: ((nodeId: string) => void) | undefined;
+  onShow: ((volumeId: string, serverIds: string[]) => void) | undefined;
   empty: string;
 }) {
   const [all, setAll] = useState(false);
@@ -131,7 +131,7 @@ function RiskGroup({
   );
 }
 
-/** Everything risky in view, with links; "Show in graph" pans the graph to the volume. */
+/** Everything risky in view, with links; "Show in graph" frames the volume with its holders. */
 export function RiskPanel({
   topology,
   index,
@@ -139,7 +139,7 @@ export function RiskPanel({
 }: {
   topology: Topology;
   index: TopologyIndex;
-  onShow?: ((nodeId: string) => void) | undefined;
+  onShow?: ((volumeId: string, serverIds: string[]) => void) | undefined;
 }) {
   const writers = topology.risks.filter((r) => r.kind === 'multiple_writers');
   const stuck = topology.risks.filter((r) => r.kind === 'stuck_attachment');

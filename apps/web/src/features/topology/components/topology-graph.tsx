@@ -10,6 +10,7 @@ import {
   ReactFlowProvider,
   useReactFlow,
   useStore,
+  type Viewport,
 } from '@xyflow/react';
 import {
   type FocusEvent,
@@ -21,58 +22,63 @@ import {
   useState,
 } from 'react';
 import { useNavigate } from 'react-router';
+import { MAX_FIT_ZOOM } from '../layout/dimensions';
+import type { ViewLayout } from '../layout/view-layout';
+import {
+  anchoredViewport,
+  centred,
+  firstViewport,
+  fitZoom,
+  frameLegibly,
+  MAX_ZOOM,
+  MIN_ZOOM,
+  type ViewRequest,
+} from '../layout/viewport';
+import type { Canvas } from '../model/auto-expand';
 import type { AttachmentEdge, FlowElements, TopologyNode } from '../model/flow-elements';
 import { AttachmentEdgeView } from './attachment-edge';
-import { GraphActions, nodeTypes } from './graph-nodes';
+import { detailPath, GraphActions, nodeTypes } from './graph-nodes';
 
 const edgeTypes = { attachment: AttachmentEdgeView };
 
-/** Up to this many nodes the whole graph is fitted on screen; beyond, it opens readable at the top. */
-const FIT_ALL_MAX_NODES = 400;
-/**
- * A big graph in detail (servers and lines) stops zooming out here; going further switches to the
- * overview of hosts and volumes only. Drawing 5,000 servers and 20,000 lines at once froze the page
- * for 4-5 s (docs/benchmarks.md), and they cannot be told apart at that size anyway. The switch
- * happens before zooming out, because React Flow would otherwise render every node for one frame.
- */
-export const OVERVIEW_ZOOM = 0.2;
-/** Zooming back in past this leaves the overview (a margin, so the switch does not flicker). */
-const DETAIL_ZOOM = 0.25;
-const MIN_ZOOM = 0.01;
-const NO_EDGES: AttachmentEdge[] = [];
-
-/** A request to pan to a node; `n` changes so the same node can be asked for twice. */
-export type PanRequest = { nodeId: string; n: number } | null;
-
 export interface TopologyGraphProps {
   elements: Pick<FlowElements, 'nodes' | 'edges'>;
-  centres: FlowElements['centres'];
-  /** Changes when the layout changes, to reset the viewport. */
-  layoutKey: string;
-  pan: PanRequest;
+  layout: ViewLayout;
+  /** The canvas size the first view is computed for (measured by the page). */
+  canvas: Canvas;
+  /** Changes when the data's shape changes, to start again from the first view. */
+  viewKey: string;
+  request: ViewRequest;
   onFocusNode: (id: string | null) => void;
   /** A click on empty canvas (drops a pinned highlight). */
   onPaneClick: () => void;
   onlyHost: (hostId: string) => void;
+  /** Opens or folds a zone, host, fold chip or group of volumes. */
+  onToggle: (nodeId: string) => void;
+  /** Back to the first view: what fits, opened; the rest folded. */
+  onReset: () => void;
   describedBy: string;
 }
-
-export const detailPath = (id: string): string | null => {
-  if (id.startsWith('server:')) return `/servers/${encodeURIComponent(id.slice(7))}`;
-  if (id.startsWith('volume:')) return `/volumes/${encodeURIComponent(id.slice(7))}`;
-  return null;
-};
 
 const nodeIdOf = (target: EventTarget | null): string | null =>
   target instanceof Element ? (target.closest('.react-flow__node')?.getAttribute('data-id') ?? null) : null;
 
 function miniMapColour(node: TopologyNode): string {
-  if (node.type === 'host') return '#cbd5e1';
-  if (node.type === 'server') return node.data.stuck ? '#b91c1c' : '#64748b';
-  return node.data.multipleWriters || node.data.stuck ? '#b91c1c' : '#0369a1';
+  switch (node.type) {
+    case 'zone':
+    case 'host':
+    case 'fold':
+      return node.data.risks.writers || node.data.risks.stuck ? '#fca5a5' : '#cbd5e1';
+    case 'server':
+      return node.data.stuck || node.data.writer ? '#b91c1c' : '#64748b';
+    case 'volumes':
+      return node.data.risks.writers || node.data.risks.stuck ? '#b91c1c' : '#0369a1';
+    default:
+      return node.data.multipleWriters || node.data.stuck ? '#b91c1c' : '#0369a1';
+  }
 }
 
-// A plain rect per node: the minimap draws every node of a 25,000-node graph.
+// A plain rect per node: cheap whatever the size.
 function MiniMapBlock({ x, y, width, height, color }: MiniMapNodeProps) {
   return <rect x={x} y={y} width={width} height={height} fill={color} />;
 }
@@ -94,84 +100,89 @@ function FitIcon() {
   );
 }
 
+function ResetIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.6}>
+      <path d="M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2.5 2.5v2.8h2.8" />
+    </svg>
+  );
+}
+
 function Graph({
   elements,
-  centres,
-  pan,
+  layout,
+  canvas,
+  request,
   onFocusNode,
   onPaneClick,
   onlyHost,
+  onToggle,
+  onReset,
   describedBy,
 }: TopologyGraphProps) {
   const navigate = useNavigate();
   const flow = useReactFlow<TopologyNode, AttachmentEdge>();
-  const large = elements.nodes.length > FIT_ALL_MAX_NODES;
-  // A fitted graph needs no overview, and the map would cover its volume column; a big one does.
-  const [showMap, setShowMap] = useState(large);
-  // The map draws every node (6,000 at 5,000 servers): mount it after the graph's first frame.
-  const [mapReady, setMapReady] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setMapReady(true), 50);
-    return () => clearTimeout(t);
-  }, []);
-  const [overview, setOverview] = useState(false);
-  const [fitAll, setFitAll] = useState(0);
-  const zoomedIn = useStore((s) => s.transform[2] >= DETAIL_ZOOM);
-  // The dot grid scales with the zoom: zoomed far out it becomes millions of sub-pixel dots that took
-  // seconds to rasterise (measured), so it is dropped there.
+  const [showMap, setShowMap] = useState(false);
+  // The dot grid scales with the zoom: zoomed far out it becomes sub-pixel dots that are slow to draw.
   const dots = useStore((s) => s.transform[2] >= 0.3);
-  const wasZoomedIn = useRef(zoomedIn);
-  useEffect(() => {
-    // Only a zoom-in across the line leaves the overview, not the state the overview started in.
-    if (zoomedIn && !wasZoomedIn.current) setOverview(false);
-    wasZoomedIn.current = zoomedIn;
-  }, [zoomedIn]);
-  // Runs after React Flow has taken the overview's nodes (child effects run first).
-  useEffect(() => {
-    if (!fitAll) return;
-    void flow.fitView({ padding: 0.04 }).then(() => {
-      if (flow.getZoom() >= DETAIL_ZOOM) setOverview(false);
-    });
-  }, [fitAll, flow]);
-  const fitWhole = () => {
-    if (large) setOverview(true);
-    setFitAll((n) => n + 1);
-  };
-  const shown = useMemo(
+  const measured = useStore((s) => (s.width > 0 && s.height > 0 ? `${s.width}x${s.height}` : null));
+  const canvasNow = useMemo((): Canvas => {
+    if (!measured) return canvas;
+    const [w, h] = measured.split('x').map(Number);
+    return { width: w ?? canvas.width, height: h ?? canvas.height };
+  }, [measured, canvas]);
+  // Opened by "Show in graph" from the table: framed at once; otherwise the first view.
+  const [initial] = useState(
     () =>
-      overview ? { nodes: elements.nodes.filter((n) => n.type !== 'server'), edges: NO_EDGES } : elements,
-    [overview, elements],
+      (request.kind === 'frame' ? frameLegibly(layout, request.ids, request.fallback, canvas) : null) ??
+      firstViewport(layout, canvas),
   );
 
+  // Applies each request once, after the layout it belongs to has been drawn.
+  const applied = useRef(request.n);
   useEffect(() => {
-    if (!pan) return;
-    const c = centres.get(pan.nodeId);
-    if (c) void flow.setCenter(c.x, c.y, { zoom: Math.max(flow.getZoom(), 0.9), duration: 400 });
-  }, [pan, centres, flow]);
+    if (applied.current === request.n) return;
+    applied.current = request.n;
+    let next: Viewport | null = null;
+    if (request.kind === 'first') next = firstViewport(layout, canvasNow);
+    else if (request.kind === 'frame') next = frameLegibly(layout, request.ids, request.fallback, canvasNow);
+    else if (request.kind === 'anchor') {
+      const after = layout.abs.get(request.nodeId);
+      if (after) next = anchoredViewport(flow.getViewport(), request.before, after, canvasNow);
+    }
+    if (next) void flow.setViewport(next, { duration: request.kind === 'frame' ? 400 : 0 });
+  }, [request, layout, canvasNow, flow]);
 
   const open = useCallback(
     (id: string) => {
       const path = detailPath(id);
       if (path) navigate(path);
+      else onToggle(id);
     },
-    [navigate],
+    [navigate, onToggle],
   );
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'Enter' && e.key !== ' ') return;
     const id = nodeIdOf(e.target);
-    // Only the node itself: a button inside a host box handles its own keys.
+    // Only the node itself: a button inside a box handles its own keys.
     if (id && e.target instanceof Element && e.target.classList.contains('react-flow__node')) {
       e.preventDefault();
       open(id);
     }
   };
-  const actions = useMemo(() => ({ onlyHost }), [onlyHost]);
+  const actions = useMemo(() => ({ onlyHost, toggle: onToggle }), [onlyHost, onToggle]);
+  const fitWhole = () => {
+    const box = { x: 0, y: 0, w: layout.width, h: layout.height };
+    void flow.setViewport(centred(box, fitZoom(box, canvasNow, MIN_ZOOM, MAX_FIT_ZOOM), canvasNow), {
+      duration: 300,
+    });
+  };
 
   return (
     <GraphActions.Provider value={actions}>
       <ReactFlow<TopologyNode, AttachmentEdge>
-        nodes={shown.nodes}
-        edges={shown.edges}
+        nodes={elements.nodes}
+        edges={elements.edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onlyRenderVisibleElements
@@ -180,19 +191,19 @@ function Graph({
         elementsSelectable={false}
         nodesFocusable
         edgesFocusable={false}
-        // Edges stay under the host boxes: they leave a host at its border instead of criss-crossing
-        // its other servers (React Flow would lift edges of child nodes above their parent).
+        // Lines stay under the boxes: they leave a host or zone at its border instead of
+        // criss-crossing its other servers (React Flow would lift lines of child nodes above them).
         zIndexMode="manual"
-        minZoom={large && !overview ? OVERVIEW_ZOOM : MIN_ZOOM}
-        maxZoom={2}
-        onMoveEnd={(_, viewport) => {
-          // Reached the detail floor: carry on zooming out in the overview.
-          if (large && !overview && viewport.zoom <= OVERVIEW_ZOOM * 1.001) setOverview(true);
+        minZoom={MIN_ZOOM}
+        maxZoom={MAX_ZOOM}
+        defaultViewport={initial}
+        // Our own attribution below: React Flow's is 10 px grey on white, under the contrast minimum.
+        proOptions={{ hideAttribution: true }}
+        onNodeClick={(_, node) => {
+          // An open zone or host is folded with its header's button, not by a click anywhere inside.
+          const openBox = (node.type === 'zone' || node.type === 'host') && node.data.mode === 'expanded';
+          if (!openBox) open(node.id);
         }}
-        {...(large
-          ? { defaultViewport: { x: 24, y: 24, zoom: 0.6 } }
-          : { fitView: true, fitViewOptions: { padding: 0.08, maxZoom: 1 } })}
-        onNodeClick={(_, node) => open(node.id)}
         onPaneClick={onPaneClick}
         onNodeMouseEnter={(_, node) => onFocusNode(node.id)}
         onNodeMouseLeave={() => onFocusNode(null)}
@@ -202,19 +213,16 @@ function Graph({
         aria-describedby={describedBy}
       >
         {dots && <Background gap={24} color="#cbd5e1" />}
-        {overview && (
-          <Panel position="top-center">
-            <p
-              role="status"
-              className="rounded bg-white px-2 py-1 text-xs font-medium text-slate-800 shadow ring-1 ring-slate-300"
-            >
-              Zoomed out: hosts and volumes only. Zoom in to see servers and attachments.
-            </p>
-          </Panel>
-        )}
         <Controls showInteractive={false} showFitView={false}>
           <ControlButton onClick={fitWhole} aria-label="Fit the whole graph" title="Fit the whole graph">
             <FitIcon />
+          </ControlButton>
+          <ControlButton
+            onClick={onReset}
+            aria-label="Back to the first view"
+            title="Back to the first view: what fits is open, the rest folded"
+          >
+            <ResetIcon />
           </ControlButton>
           <ControlButton
             onClick={() => setShowMap(!showMap)}
@@ -225,7 +233,7 @@ function Graph({
             <MapIcon />
           </ControlButton>
         </Controls>
-        {showMap && mapReady && (
+        {showMap && (
           <MiniMap<TopologyNode>
             pannable
             zoomable
@@ -235,15 +243,25 @@ function Graph({
             nodeStrokeWidth={0}
           />
         )}
+        <Panel position="bottom-right" className="!m-1">
+          <a
+            href="https://reactflow.dev"
+            target="_blank"
+            rel="noreferrer"
+            className="rounded bg-white/95 px-1 text-xs text-slate-700 underline-offset-2 hover:underline"
+          >
+            React Flow
+          </a>
+        </Panel>
       </ReactFlow>
     </GraphActions.Provider>
   );
 }
 
-/** The React Flow canvas: zoom and pan, minimap, keyboard focus on nodes, Enter or click to open. */
+/** The React Flow canvas: zoom and pan, keyboard focus on nodes, Enter or a click to open or fold. */
 export function TopologyGraph(props: TopologyGraphProps) {
   return (
-    <ReactFlowProvider key={props.layoutKey}>
+    <ReactFlowProvider key={props.viewKey}>
       <Graph {...props} />
     </ReactFlowProvider>
   );

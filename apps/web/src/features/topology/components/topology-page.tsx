@@ -1,25 +1,29 @@
-import type { Session, TopologyQuery } from '@sv/shared';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import type { Session, Topology, TopologyQuery } from '@sv/shared';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { DateTime } from '../../../components/ui/date-time';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Loading, Spinner } from '../../../components/ui/spinner';
+import { Loading } from '../../../components/ui/spinner';
 import { useTopology } from '../api/get-topology';
 import { useFilterOptions } from '../hooks/use-filter-options';
-import { useLayout } from '../hooks/use-layout';
 import { type TopologyView, useTopologyParams } from '../hooks/use-topology-params';
-import type { LayoutResult } from '../layout/layout-types';
+import { useGraphView } from '../hooks/use-graph-view';
+import type { Canvas } from '../model/auto-expand';
+import { drawnNodeOf } from '../model/expansion';
 import { buildFlowElements, emphasise } from '../model/flow-elements';
-import { indexTopology, searchTopology, shapeSignature, toLayoutInput } from '../model/topology-model';
+import { nodeId, searchTopology } from '../model/topology-model';
+import type { ViewGraph } from '../model/view-model';
 import { EdgeTable } from './edge-table';
 import { GraphLegend } from './graph-legend';
 import { RiskPanel } from './risk-panel';
 import { TopologyFilters } from './topology-filters';
-import { type PanRequest, TopologyGraph } from './topology-graph';
+import { TopologyGraph } from './topology-graph';
 
 const GRAPH_HELP_ID = 'topology-graph-help';
+/** Until the canvas is measured (the table view has none), what fits is judged for a common size. */
+const FALLBACK_CANVAS: Canvas = { width: 800, height: 560 };
 
 function ViewToggle({ view, onView }: { view: TopologyView; onView: (v: TopologyView) => void }) {
   const item = (v: TopologyView, label: string) => (
@@ -43,95 +47,123 @@ function ViewToggle({ view, onView }: { view: TopologyView; onView: (v: Topology
   );
 }
 
-function LayoutProgress({
-  nodes,
-  edges,
-  phase,
-  startedAt,
-}: {
-  nodes: number;
-  edges: number;
-  phase: string | null;
-  startedAt: number;
-}) {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(performance.now()), 250);
-    return () => clearInterval(t);
+/** The canvas's size, for the fit rule; ignores changes of a few pixels so the view does not churn. */
+function useCanvasSize(): [(el: HTMLElement | null) => void, Canvas | null] {
+  const [canvas, setCanvas] = useState<Canvas | null>(null);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((el: HTMLElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!el) return;
+    const measure = () => {
+      // happy-dom (tests) lays nothing out; a laid-out browser gives the inside of the border.
+      const width = el.clientWidth || el.offsetWidth;
+      const height = el.clientHeight || el.offsetHeight;
+      if (!width || !height) return;
+      setCanvas((c) =>
+        c && Math.abs(c.width - width) < 24 && Math.abs(c.height - height) < 24 ? c : { width, height },
+      );
+    };
+    measure();
+    if (typeof ResizeObserver !== 'undefined') {
+      observer.current = new ResizeObserver(measure);
+      observer.current.observe(el);
+    }
   }, []);
-  const seconds = Math.max(0, (now - startedAt) / 1000);
-  return (
-    <div role="status" className="flex h-full flex-col items-center justify-center gap-2 text-slate-800">
-      <p className="flex items-center gap-2 font-medium">
-        <Spinner />
-        Laying out {nodes.toLocaleString()} nodes and {edges.toLocaleString()} attachments…
-      </p>
-      <p className="text-sm text-slate-700">
-        {phase === 'elk-layered'
-          ? 'Ordering with the layered algorithm to reduce crossings'
-          : phase === 'columns'
-            ? 'Packing hosts and volumes into columns'
-            : 'Starting the layout worker'}{' '}
-        · {seconds.toFixed(1)} s
-      </p>
-    </div>
-  );
+  return [ref, canvas];
 }
 
-function layoutNote(r: LayoutResult): string {
-  const how = r.algorithm === 'elk-layered' ? 'elk layered' : `columns (${r.reason})`;
-  return `Laid out with ${how} in ${r.ms.toLocaleString()} ms.`;
+/** One line under the graph: how much of the cloud is open, and how to open the rest. */
+function foldNote(view: ViewGraph, servers: number, volumes: number): string {
+  let shownServers = 0;
+  let hosts = 0;
+  let open = 0;
+  for (const item of view.left) {
+    const hs = item.kind === 'host' ? [item] : item.hosts;
+    for (const h of hs) {
+      hosts++;
+      if (h.mode !== 'collapsed') open++;
+      shownServers += h.servers.length;
+    }
+  }
+  const shownVolumes = view.right.filter((r) => r.kind === 'volume').length;
+  const n = (x: number) => x.toLocaleString('en');
+  const all = shownServers === servers && shownVolumes === volumes;
+  return all
+    ? `Everything is drawn: ${n(servers)} servers and ${n(volumes)} volumes.`
+    : `Drawn one by one: ${n(shownServers)} of ${n(servers)} servers and ${n(shownVolumes)} of ${n(volumes)} volumes` +
+        `${hosts ? ` (${n(open)} of ${n(hosts)} hosts in view open)` : ''}. ` +
+        'The rest is folded into boxes with their counts and risks: click one, or press Enter on it, to open it.';
 }
 
-/** /topology: every attachment in view as hosts → servers → volumes, with risks and a table. */
+/** /topology: every attachment in view as zones → hosts → servers → volumes, with risks and a table. */
 export default function TopologyPage({ session }: { session: Session }) {
   const [params, setParams] = useTopologyParams();
   const { filters, view } = params;
   const query = useTopology(filters);
-  const topology = query.data;
+  const topology = query.data?.topology;
+  const index = query.data?.index ?? null;
+  const summary = query.data?.summary ?? null;
   const options = useFilterOptions(topology, session.projects);
-
-  const index = useMemo(() => (topology ? indexTopology(topology) : null), [topology]);
-  const input = useMemo(() => (topology && index ? toLayoutInput(topology, index) : null), [topology, index]);
-  const signature = useMemo(() => (input ? shapeSignature(input) : null), [input]);
-  const layout = useLayout(view === 'graph' ? input : null, view === 'graph' ? signature : null);
-  const result = layout.status === 'done' && layout.signature === signature ? layout.result : null;
-
+  const [canvasRef, measured] = useCanvasSize();
+  // Until the graph's canvas is measured, nothing is laid out (it would be for the wrong size);
+  // the table view has no canvas, so "Show in graph" from there judges for a common one.
+  const canvas = measured ?? (view === 'table' ? FALLBACK_CANVAS : null);
+  const graph = useGraphView(query.data, filters, canvas);
+  const { view: graphView, layout } = graph;
   const base = useMemo(
-    () => (topology && index && result ? buildFlowElements(topology, index, result) : null),
-    [topology, index, result],
+    () =>
+      topology && index && summary && graphView && layout
+        ? buildFlowElements(topology, index, summary, graphView, layout)
+        : null,
+    [topology, index, summary, graphView, layout],
   );
 
   const search = useDeferredValue(params.search);
   const matches = useMemo(() => (topology ? searchTopology(topology, search) : []), [topology, search]);
-  const matched = useMemo(() => new Set(matches), [matches]);
-  // Hover or keyboard focus wins; otherwise the node last asked for ("Show in graph", "Next match").
+  const matchCounts = useMemo(() => {
+    const out = new Map<string, number>();
+    if (!graphView || !summary) return out;
+    for (const id of matches) {
+      const drawn = drawnNodeOf(id, graphView, summary);
+      if (drawn) out.set(drawn, (out.get(drawn) ?? 0) + 1);
+    }
+    return out;
+  }, [matches, graphView, summary]);
+  // Hover or keyboard focus wins; otherwise the node last asked for ("Show in graph", Find).
   const [hovered, setHovered] = useState<string | null>(null);
   const [pinned, setPinned] = useState<string | null>(null);
   const focus = hovered ?? pinned;
-  const elements = useMemo(() => (base ? emphasise(base, matched, focus) : null), [base, matched, focus]);
-
-  const [pan, setPan] = useState<PanRequest>(null);
-  const [matchAt, setMatchAt] = useState(0);
-  const showNode = useCallback(
-    (nodeId: string) => {
-      if (view !== 'graph') setParams({ view: 'graph' });
-      setPinned(nodeId);
-      setPan((p) => ({ nodeId, n: (p?.n ?? 0) + 1 }));
-    },
-    [view, setParams],
+  const elements = useMemo(
+    () => (base ? emphasise(base, matchCounts, focus) : null),
+    [base, matchCounts, focus],
   );
+
+  // "Show in graph" from the risk panel: the volume with every holder, framed; if they are too
+  // spread out to read at once, the volume with the servers of the risk (its writers, or the stuck one).
+  const showRisk = (volumeId: string, serverIds: readonly string[]) => {
+    if (view !== 'graph') setParams({ view: 'graph' });
+    setPinned(nodeId.volume(volumeId));
+    graph.focus(volumeId, serverIds);
+  };
+  const [matchAt, setMatchAt] = useState(0);
   const nextMatch = () => {
-    const id = matches[matchAt % Math.max(1, matches.length)];
+    // The highlighted matches lag the box by a frame (a deferred value); Enter acts on what is typed.
+    const current = search === params.search || !topology ? matches : searchTopology(topology, params.search);
+    const id = current[matchAt % Math.max(1, current.length)];
     if (!id) return;
     setMatchAt((i) => i + 1);
-    showNode(id);
+    setPinned(graph.reveal(id));
   };
   const setFilters = (f: TopologyQuery) => setParams({ filters: f });
   const onlyHost = useCallback(
     (host: string) => setParams({ filters: { ...filters, host } }),
     [filters, setParams],
   );
+  const onReset = () => {
+    setPinned(null);
+    graph.reset();
+  };
 
   const scope = session.isAdmin ? 'the whole cloud' : `project ${session.project.name}`;
   const empty = topology && topology.servers.length === 0 && topology.volumes.length === 0;
@@ -182,7 +214,7 @@ export default function TopologyPage({ session }: { session: Session }) {
           onRetry={() => void query.refetch()}
         />
       )}
-      {query.isPending && <Loading label="Loading the topology…" />}
+      {query.isPending && view === 'table' && <Loading label="Loading the topology…" />}
       {empty && (
         <EmptyState title="Nothing to draw">
           <p>No servers or volumes match these filters.</p>
@@ -194,63 +226,63 @@ export default function TopologyPage({ session }: { session: Session }) {
         </EmptyState>
       )}
 
-      {topology && index && !empty && (
+      {/* The graph's frame is drawn while the answer loads, so its size is known when it comes. */}
+      {((topology && index && !empty) || (query.isPending && view === 'graph')) && (
         <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="min-w-0 space-y-2">
             {view === 'graph' ? (
               <>
                 <GraphLegend />
                 <p id={GRAPH_HELP_ID} className="text-xs text-slate-700">
-                  Drag to pan, scroll or use the buttons to zoom. Tab moves between nodes; Enter or a click
-                  opens a server or volume. The table view lists every attachment for keyboard and
-                  screen-reader use.
+                  Drag to pan, scroll or use the buttons to zoom. Tab moves between boxes; Enter or a click
+                  opens a folded zone, host or group, or a server's or volume's page. The table view lists
+                  every attachment for keyboard and screen-reader use.
                 </p>
                 <section
+                  ref={canvasRef}
                   aria-label="Topology graph: hosts, their servers, and the volumes attached to them"
                   className="h-[70vh] min-h-[28rem] overflow-hidden rounded-lg border border-slate-300 bg-white"
                 >
-                  {elements && base && result ? (
+                  {query.isPending && <Loading label="Loading the topology…" />}
+                  {elements && layout && measured && (
                     <TopologyGraph
                       elements={elements}
-                      centres={base.centres}
-                      layoutKey={signature ?? ''}
-                      pan={pan}
+                      layout={layout}
+                      canvas={measured}
+                      viewKey={JSON.stringify(filters)}
+                      request={graph.request}
                       onFocusNode={setHovered}
                       onPaneClick={() => setPinned(null)}
                       onlyHost={onlyHost}
+                      onToggle={graph.toggle}
+                      onReset={onReset}
                       describedBy={GRAPH_HELP_ID}
-                    />
-                  ) : layout.status === 'error' ? (
-                    <ErrorMessage title="The graph could not be laid out" className="m-4">
-                      <p>{layout.message}</p>
-                      <p>The table view still lists every attachment.</p>
-                    </ErrorMessage>
-                  ) : (
-                    <LayoutProgress
-                      nodes={input ? input.hosts.length + input.servers.length + input.volumes.length : 0}
-                      edges={input?.edges.length ?? 0}
-                      phase={layout.status === 'running' ? layout.phase : null}
-                      startedAt={layout.status === 'running' ? layout.startedAt : performance.now()}
                     />
                   )}
                 </section>
-                {result && <p className="text-xs text-slate-700">{layoutNote(result)}</p>}
+                {graphView && topology && (
+                  <p className="text-xs text-slate-700" aria-live="polite">
+                    {foldNote(graphView, topology.servers.length, topology.volumes.length)}
+                  </p>
+                )}
               </>
             ) : (
-              <EdgeTable topology={topology} index={index} search={params.search} />
+              topology && index && <EdgeTable topology={topology} index={index} search={params.search} />
             )}
           </div>
-          <aside className="space-y-3" aria-label="Summary and risks">
-            <Summary topology={topology} />
-            <RiskPanel topology={topology} index={index} onShow={showNode} />
-          </aside>
+          {topology && index && (
+            <aside className="space-y-3" aria-label="Summary and risks">
+              <Summary topology={topology} />
+              <RiskPanel topology={topology} index={index} onShow={showRisk} />
+            </aside>
+          )}
         </div>
       )}
     </div>
   );
 }
 
-function Summary({ topology }: { topology: NonNullable<ReturnType<typeof useTopology>['data']> }) {
+function Summary({ topology }: { topology: Topology }) {
   const rw = topology.edges.filter((e) => e.mode === 'rw').length;
   const n = (x: number) => x.toLocaleString();
   return (

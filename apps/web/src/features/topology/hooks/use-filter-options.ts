@@ -29,11 +29,14 @@ export function useFilterOptions(
   });
   return useMemo(() => {
     const s = seen.current;
-    const projectName = new Map(projects.map((p) => [p.id, p.name]));
+    // Names from the answer (an admin sees every project's) win over the session's own projects.
+    const projectName = new Map([...projects, ...(topology?.projects ?? [])].map((p) => [p.id, p.name]));
     const addProject = (id: string | null) => {
-      if (id && !s.projects.has(id)) s.projects.set(id, projectName.get(id) ?? id);
+      // A name learnt later replaces an id shown earlier.
+      if (id && (!s.projects.has(id) || projectName.has(id))) s.projects.set(id, projectName.get(id) ?? id);
     };
     for (const p of projects) s.projects.set(p.id, p.name);
+    for (const p of topology?.projects ?? []) s.projects.set(p.id, p.name);
     if (topology) {
       for (const h of topology.hosts) s.hosts.set(h.id, h.name);
       for (const v of topology.volumes) {

@@ -12,6 +12,16 @@ export interface TopologyParams {
 
 const FILTER_KEYS = ['project', 'host', 'volume'] as const;
 
+/** The filters a /topology address asks for; a hand-edited bad value drops that filter. */
+export function filtersFromSearch(params: URLSearchParams): TopologyQuery {
+  const out: TopologyQuery = {};
+  for (const key of FILTER_KEYS) {
+    const one = topologyQuerySchema.shape[key].safeParse(params.get(key) ?? undefined);
+    if (one.success && one.data) out[key] = one.data;
+  }
+  return out;
+}
+
 /** Filters, search and view live in the URL, so a view can be shared and survives a reload. */
 export function useTopologyParams(): [TopologyParams, (change: Partial<TopologyParams>) => void] {
   const [params, setParams] = useSearchParams();
@@ -21,16 +31,8 @@ export function useTopologyParams(): [TopologyParams, (change: Partial<TopologyP
   const search = params.get('q') ?? '';
   const view: TopologyView = params.get('view') === 'table' ? 'table' : 'graph';
 
-  const filters = useMemo(() => {
-    const raw = { project: project ?? undefined, host: host ?? undefined, volume: volume ?? undefined };
-    // A hand-edited URL with a bad value drops that filter rather than breaking the page.
-    const out: TopologyQuery = {};
-    for (const key of FILTER_KEYS) {
-      const one = topologyQuerySchema.shape[key].safeParse(raw[key]);
-      if (one.success && one.data) out[key] = one.data;
-    }
-    return out;
-  }, [project, host, volume]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the three values are what params says about filters
+  const filters = useMemo(() => filtersFromSearch(params), [project, host, volume]);
 
   const set = useCallback(
     (change: Partial<TopologyParams>) =>

@@ -1,12 +1,24 @@
 import type { AttachMode, Topology } from '@sv/shared';
 import { type Edge, type Node, Position } from '@xyflow/react';
-import { SERVER_H, SERVER_W, VOLUME_H, VOLUME_W } from '../layout/dimensions';
-import type { LayoutResult } from '../layout/layout-types';
-import { edgeKey, hostLabel, isPending, modeLabel, nodeId, type TopologyIndex } from './topology-model';
+import type { PlacedNode, ViewLayout } from '../layout/view-layout';
+import { hostLabel, modeLabel, NO_HOST, type TopologyIndex } from './topology-model';
+import {
+  type FoldItem,
+  type FoldMode,
+  type HostItem,
+  type RiskCount,
+  type TopologySummary,
+  type ViewEdge,
+  type ViewGraph,
+  type VolumeGroupItem,
+  type ZoneItem,
+  zoneLabel,
+} from './view-model';
 
-/** Flags the graph both draws and says in words; `matched`/`active` are set by emphasise(). */
+/** Flags the graph both draws and says in words; `matches`/`active` are set by emphasise(). */
 type Marks = {
-  matched: boolean;
+  /** How many search matches this node draws (itself, or inside it when folded). */
+  matches: number;
   active: boolean;
 };
 
@@ -15,13 +27,26 @@ export type HostFlag = {
   title: string;
 };
 
+export type ZoneNodeData = Marks & {
+  label: string;
+  mode: FoldMode;
+  hosts: number;
+  servers: number;
+  volumes: number;
+  risks: RiskCount;
+};
 export type HostNodeData = Marks & {
   hostId: string;
   name: string;
   zone: string | null;
+  mode: FoldMode;
   serverCount: number;
-  /** Servers with a stuck attachment, for the zoomed-out view where servers are not drawn. */
-  stuckServers: number;
+  withVolumes: number;
+  shown: number;
+  /** Servers not drawn one by one: in a partial host, the host box stands for them. */
+  hidden: number;
+  hiddenRisks: RiskCount;
+  risks: RiskCount;
   flags: HostFlag[];
 };
 export type ServerNodeData = Marks & {
@@ -30,6 +55,18 @@ export type ServerNodeData = Marks & {
   status: string;
   volumeCount: number;
   stuck: boolean;
+  writer: boolean;
+};
+export type FoldNodeData = Marks & {
+  /** The zone or host node it belongs to, and that node's name. */
+  owner: string;
+  ownerName: string;
+  /** What clicking it does: open the owner, or show the servers without volumes too. */
+  opens: 'zone' | 'host' | 'unfold';
+  hosts: number;
+  servers: number;
+  withVolumes: number;
+  risks: RiskCount;
 };
 export type VolumeNodeData = Marks & {
   volumeId: string;
@@ -41,56 +78,66 @@ export type VolumeNodeData = Marks & {
   multipleWriters: boolean;
   stuck: boolean;
 };
+export type VolumeGroupNodeData = Marks & {
+  owner: string | null;
+  ownerName: string;
+  count: number;
+  risks: RiskCount;
+};
 export type AttachmentEdgeData = {
-  mode: AttachMode;
-  state: string;
-  /** Reserved/attaching/detaching for longer than the BFF's limit. */
-  stuck: boolean;
-  /** In a transitional state, not (yet) stuck. */
-  pending: boolean;
-  /** Read-write onto a volume that has other writers. */
-  writerRisk: boolean;
+  /** The mode of every attachment on the line, or 'mixed'. */
+  mode: AttachMode | 'mixed';
+  /** A single attachment's state; null on a merged line. */
+  state: string | null;
+  count: number;
+  /** Attachments on the line stuck in a transitional state (BFF's limit), or still in one. */
+  stuck: number;
+  pending: number;
+  /** Read-write attachments onto volumes with several writers. */
+  writerRisk: number;
   /** Drawn light because the graph has thousands of lines; hovering a node brings its own back. */
   faint: boolean;
   active: boolean;
+  /**
+   * Where the line starts: the right border of the host column, at its server's height. Lines from
+   * servers deep in a host's grid would otherwise bend through the gaps between the boxes below.
+   */
+  fromX: number;
 };
 
+export type ZoneNode = Node<ZoneNodeData, 'zone'>;
 export type HostNode = Node<HostNodeData, 'host'>;
 export type ServerNode = Node<ServerNodeData, 'server'>;
+export type FoldNode = Node<FoldNodeData, 'fold'>;
 export type VolumeNode = Node<VolumeNodeData, 'volume'>;
-export type TopologyNode = HostNode | ServerNode | VolumeNode;
+export type VolumeGroupNode = Node<VolumeGroupNodeData, 'volumes'>;
+export type TopologyNode = ZoneNode | HostNode | ServerNode | FoldNode | VolumeNode | VolumeGroupNode;
 export type AttachmentEdge = Edge<AttachmentEdgeData, 'attachment'>;
 
 export interface FlowElements {
   nodes: TopologyNode[];
   edges: AttachmentEdge[];
-  /** Absolute centre of every node, to pan to it. */
-  centres: Map<string, { x: number; y: number }>;
-  /** Node id -> indexes into `edges` of the attachments it takes part in. */
+  /** Node id -> indexes into `edges` of the lines it takes part in (a box's include its children's). */
   edgesOf: Map<string, number[]>;
 }
 
-// Sizes are known up front, so nodes count as measured: fitView and edges need no DOM pass over
-// nodes that onlyRenderVisibleElements never renders.
-const SERVER_SIZE = { width: SERVER_W, height: SERVER_H };
-const VOLUME_SIZE = { width: VOLUME_W, height: VOLUME_H };
 const HANDLE = 6;
-const serverHandles = [
+const sourceHandle = (p: PlacedNode) => [
   {
     type: 'source' as const,
     position: Position.Right,
-    x: SERVER_W - HANDLE / 2,
-    y: SERVER_H / 2 - HANDLE / 2,
+    x: p.w - HANDLE / 2,
+    y: p.h / 2 - HANDLE / 2,
     width: HANDLE,
     height: HANDLE,
   },
 ];
-const volumeHandles = [
+const targetHandle = (p: PlacedNode) => [
   {
     type: 'target' as const,
     position: Position.Left,
     x: -HANDLE / 2,
-    y: VOLUME_H / 2 - HANDLE / 2,
+    y: p.h / 2 - HANDLE / 2,
     width: HANDLE,
     height: HANDLE,
   },
@@ -115,154 +162,309 @@ function hostFlags(index: TopologyIndex, hostId: string): HostFlag[] {
   return flags;
 }
 
-const unmarked: Marks = { matched: false, active: false };
+const unmarked: Marks = { matches: 0, active: false };
+const n = (x: number) => x.toLocaleString('en');
+const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
 
-/** Above this many attachments, ordinary lines are drawn light so nodes and risks stay readable. */
+/** "3 servers write to a volume with several writers, 2 stuck attachments", or ''. */
+export function riskWords(r: RiskCount, what: 'servers' | 'volumes' = 'servers'): string {
+  const parts: string[] = [];
+  if (what === 'servers') {
+    if (r.writers) parts.push(`${plural(r.writers, 'server')} writing to a volume with several writers`);
+    if (r.stuck) parts.push(plural(r.stuck, 'stuck attachment'));
+  } else {
+    if (r.writers) parts.push(`${plural(r.writers, 'volume')} with several writers`);
+    if (r.stuck) parts.push(`${plural(r.stuck, 'volume')} with a stuck attachment`);
+  }
+  return parts.join(', ');
+}
+
+const withRisk = (text: string, r: RiskCount, what?: 'servers' | 'volumes') => {
+  const w = riskWords(r, what);
+  return w ? `${text}; risks: ${w}` : text;
+};
+
+/** Above this many lines, ordinary ones are drawn light so nodes and risks stay readable. */
 export const FAINT_EDGES_ABOVE = 1500;
 
-/** React Flow nodes and edges for a topology laid out by the worker. */
-export function buildFlowElements(t: Topology, index: TopologyIndex, layout: LayoutResult): FlowElements {
+/** React Flow nodes and edges for a view laid out by layoutView. */
+export function buildFlowElements(
+  t: Topology,
+  index: TopologyIndex,
+  summary: TopologySummary,
+  view: ViewGraph,
+  layout: ViewLayout,
+): FlowElements {
   const nodes: TopologyNode[] = [];
-  const centres = new Map<string, { x: number; y: number }>();
-  const hostBox = new Map(layout.hosts.map((h) => [h.id, h]));
-  const volumeCount = new Map<string, number>();
-  for (const e of t.edges) volumeCount.set(e.serverId, (volumeCount.get(e.serverId) ?? 0) + 1);
-  const serversIn = new Map<string, number>();
-  const stuckIn = new Map<string, number>();
-  for (const s of layout.servers) {
-    serversIn.set(s.host, (serversIn.get(s.host) ?? 0) + 1);
-    if (index.stuckServers.has(s.id)) stuckIn.set(s.host, (stuckIn.get(s.host) ?? 0) + 1);
+  const zones = new Map<string, ZoneItem>();
+  const hosts = new Map<string, HostItem>();
+  const folds = new Map<string, { fold: FoldItem; opens: FoldNodeData['opens']; ownerName: string }>();
+  for (const item of view.left) {
+    const hostOf = (h: HostItem) => {
+      hosts.set(h.id, h);
+      if (h.fold) {
+        folds.set(h.fold.id, {
+          fold: h.fold,
+          opens: h.mode === 'expanded' ? 'unfold' : 'host',
+          ownerName: hostLabel(index, h.host.id),
+        });
+      }
+    };
+    if (item.kind === 'host') hostOf(item);
+    else {
+      zones.set(item.id, item);
+      item.hosts.forEach(hostOf);
+      if (item.fold) folds.set(item.fold.id, { fold: item.fold, opens: 'zone', ownerName: item.zone.label });
+    }
+  }
+  const groups = new Map<string, VolumeGroupItem>();
+  for (const r of view.right) if (r.kind === 'volumes') groups.set(r.id, r);
+  const nameOfNode = (id: string | null): string => {
+    if (id === null) return '';
+    const z = zones.get(id);
+    if (z) return z.zone.label.replace(/^Zone/, 'zone');
+    const h = hosts.get(id);
+    if (h) return hostLabel(index, h.host.id);
+    const f = folds.get(id);
+    if (f) return `other hosts of ${f.ownerName.replace(/^Zone/, 'zone')}`;
+    return id;
+  };
+
+  for (const p of layout.nodes) {
+    const base = {
+      id: p.id,
+      position: { x: p.x, y: p.y },
+      width: p.w,
+      height: p.h,
+      // Sizes are known up front, so nodes count as measured: fitting and lines need no DOM pass
+      // over nodes that onlyRenderVisibleElements never renders.
+      measured: { width: p.w, height: p.h },
+      ...(p.parent ? { parentId: p.parent } : {}),
+    };
+    const z = zones.get(p.id);
+    if (z) {
+      const label = zoneLabel(z.zone.key);
+      const volumes = z.zone.homed;
+      const what = `${label}: ${plural(z.zone.hosts.length, 'host')}, ${plural(z.zone.servers, 'server')}, ${plural(volumes, 'volume')} beside it`;
+      nodes.push({
+        ...base,
+        type: 'zone',
+        ...(z.mode === 'collapsed' ? { handles: sourceHandle(p) } : {}),
+        ariaLabel: `${withRisk(what, z.zone.risks)}. ${z.mode === 'expanded' ? 'Open: press Enter to fold it.' : 'Folded: press Enter to show its hosts.'}`,
+        data: {
+          label,
+          mode: z.mode,
+          hosts: z.zone.hosts.length,
+          servers: z.zone.servers,
+          volumes,
+          risks: z.zone.risks,
+          ...unmarked,
+        },
+      });
+      continue;
+    }
+    const h = hosts.get(p.id);
+    if (h) {
+      const name = hostLabel(index, h.host.id);
+      const zone = index.hosts.get(h.host.id)?.zone ?? null;
+      const flags = hostFlags(index, h.host.id);
+      const count = h.host.servers.length;
+      const what = `Host ${name}${zone ? `, zone ${zone}` : ''}, ${plural(count, 'server')} (${n(h.host.withVolumes)} with volumes)${flags.length ? `, ${flags.map((f) => f.label).join(', ')}` : ''}`;
+      const how =
+        h.mode === 'collapsed'
+          ? 'Folded: press Enter to show its servers.'
+          : h.mode === 'partial'
+            ? `${n(h.servers.length)} shown. Press Enter to show the others.`
+            : `${n(h.servers.length)} shown. Press Enter to fold it.`;
+      nodes.push({
+        ...base,
+        type: 'host',
+        ...(h.mode !== 'expanded' ? { handles: sourceHandle(p) } : {}),
+        ariaLabel: `${withRisk(what, h.host.risks)}. ${how}`,
+        data: {
+          hostId: h.host.id,
+          name,
+          zone,
+          mode: h.mode,
+          serverCount: count,
+          withVolumes: h.host.withVolumes,
+          shown: h.servers.length,
+          hidden: h.hidden?.servers.length ?? 0,
+          hiddenRisks: h.hidden?.risks ?? { writers: 0, stuck: 0 },
+          risks: h.host.risks,
+          flags,
+          ...unmarked,
+        },
+      });
+      continue;
+    }
+    const f = folds.get(p.id);
+    if (f) {
+      const { fold, opens, ownerName } = f;
+      const what =
+        fold.hosts.length > 0
+          ? `${plural(fold.hosts.length, 'more host')} in ${ownerName.replace(/^Zone/, 'zone')}, with ${plural(fold.servers.length, 'server')}`
+          : `${plural(fold.servers.length, 'more server')} on ${ownerName}, ${fold.withVolumes ? `${n(fold.withVolumes)} with volumes` : 'none with volumes'}`;
+      nodes.push({
+        ...base,
+        type: 'fold',
+        handles: sourceHandle(p),
+        ariaLabel: `${withRisk(what, fold.risks)}. Press Enter to show them.`,
+        data: {
+          owner: fold.owner,
+          ownerName,
+          opens,
+          hosts: fold.hosts.length,
+          servers: fold.servers.length,
+          withVolumes: fold.withVolumes,
+          risks: fold.risks,
+          ...unmarked,
+        },
+      });
+      continue;
+    }
+    const g = groups.get(p.id);
+    if (g) {
+      const ownerName = nameOfNode(g.owner);
+      const what =
+        g.owner === null
+          ? `${plural(g.volumeIds.length, 'volume')} with no attachment`
+          : `${plural(g.volumeIds.length, 'volume')} beside ${ownerName}`;
+      nodes.push({
+        ...base,
+        type: 'volumes',
+        handles: targetHandle(p),
+        ariaLabel: `${withRisk(what, g.risks, 'volumes')}. Press Enter to show them.`,
+        data: { owner: g.owner, ownerName, count: g.volumeIds.length, risks: g.risks, ...unmarked },
+      });
+      continue;
+    }
+    if (p.id.startsWith('server:')) {
+      const s = index.servers.get(p.id.slice(7));
+      if (!s) continue;
+      const stuck = index.stuckServers.has(s.id);
+      const count = summary.volumesOf.get(s.id)?.length ?? 0;
+      const writer = (summary.serverRisk.get(s.id)?.writers ?? 0) > 0;
+      nodes.push({
+        ...base,
+        type: 'server',
+        handles: sourceHandle(p),
+        ariaLabel: `Server ${s.name}, ${s.status}, on ${hostLabel(index, index.hostOf.get(s.id) ?? NO_HOST)}, ${plural(count, 'volume')}${stuck ? ', has a stuck attachment' : ''}${writer ? ', writes to a volume with several writers' : ''}. Press Enter to open.`,
+        data: {
+          serverId: s.id,
+          name: s.name,
+          status: s.status,
+          volumeCount: count,
+          stuck,
+          writer,
+          ...unmarked,
+        },
+      });
+      continue;
+    }
+    if (p.id.startsWith('volume:')) {
+      const v = index.volumes.get(p.id.slice(7));
+      if (!v) continue;
+      const multipleWriters = index.multipleWriters.has(v.id);
+      const stuck = index.stuckVolumes.has(v.id);
+      nodes.push({
+        ...base,
+        type: 'volume',
+        handles: targetHandle(p),
+        ariaLabel: `Volume ${v.name || v.id}, ${v.status}${v.shared ? ', shared' : ''}, ${v.rw} read-write and ${v.ro} read-only attachment${v.rw + v.ro === 1 ? '' : 's'}${multipleWriters ? ', warning: several writers' : ''}${stuck ? ', has a stuck attachment' : ''}. Press Enter to open.`,
+        data: {
+          volumeId: v.id,
+          name: v.name,
+          status: v.status,
+          shared: v.shared,
+          rw: v.rw,
+          ro: v.ro,
+          multipleWriters,
+          stuck,
+          ...unmarked,
+        },
+      });
+    }
   }
 
-  // Parents before children, as React Flow requires.
-  for (const box of layout.hosts) {
-    const name = hostLabel(index, box.id);
-    const host = index.hosts.get(box.id);
-    const serverCount = serversIn.get(box.id) ?? 0;
-    const id = nodeId.host(box.id);
-    const flags = hostFlags(index, box.id);
-    nodes.push({
-      id,
-      type: 'host',
-      position: { x: box.x, y: box.y },
-      width: box.width,
-      height: box.height,
-      measured: { width: box.width, height: box.height },
-      ariaLabel: `Host ${name}${host?.zone ? `, zone ${host.zone}` : ''}, ${serverCount} server${serverCount === 1 ? '' : 's'}${flags.length ? `, ${flags.map((f) => f.label).join(', ')}` : ''}`,
-      data: {
-        hostId: box.id,
-        name,
-        zone: host?.zone ?? null,
-        serverCount,
-        stuckServers: stuckIn.get(box.id) ?? 0,
-        flags,
-        ...unmarked,
-      },
-    });
-    centres.set(id, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-  }
-  for (const p of layout.servers) {
-    const s = index.servers.get(p.id);
-    const box = hostBox.get(p.host);
-    if (!s || !box) continue;
-    const id = nodeId.server(s.id);
-    const stuck = index.stuckServers.has(s.id);
-    const count = volumeCount.get(s.id) ?? 0;
-    nodes.push({
-      id,
-      type: 'server',
-      parentId: nodeId.host(p.host),
-      position: { x: p.x, y: p.y },
-      width: SERVER_W,
-      height: SERVER_H,
-      measured: SERVER_SIZE,
-      handles: serverHandles,
-      ariaLabel: `Server ${s.name}, ${s.status}, on ${hostLabel(index, p.host)}, ${count} volume${count === 1 ? '' : 's'}${stuck ? ', has a stuck attachment' : ''}. Press Enter to open.`,
-      data: { serverId: s.id, name: s.name, status: s.status, volumeCount: count, stuck, ...unmarked },
-    });
-    centres.set(id, { x: box.x + p.x + SERVER_W / 2, y: box.y + p.y + SERVER_H / 2 });
-  }
-  for (const p of layout.volumes) {
-    const v = index.volumes.get(p.id);
-    if (!v) continue;
-    const id = nodeId.volume(v.id);
-    const multipleWriters = index.multipleWriters.has(v.id);
-    const stuck = index.stuckVolumes.has(v.id);
-    nodes.push({
-      id,
-      type: 'volume',
-      position: { x: p.x, y: p.y },
-      width: VOLUME_W,
-      height: VOLUME_H,
-      measured: VOLUME_SIZE,
-      handles: volumeHandles,
-      ariaLabel: `Volume ${v.name || v.id}, ${v.status}${v.shared ? ', shared' : ''}, ${v.rw} read-write and ${v.ro} read-only attachment${v.rw + v.ro === 1 ? '' : 's'}${multipleWriters ? ', warning: several writers' : ''}${stuck ? ', has a stuck attachment' : ''}. Press Enter to open.`,
-      data: {
-        volumeId: v.id,
-        name: v.name,
-        status: v.status,
-        shared: v.shared,
-        rw: v.rw,
-        ro: v.ro,
-        multipleWriters,
-        stuck,
-        ...unmarked,
-      },
-    });
-    centres.set(id, { x: p.x + VOLUME_W / 2, y: p.y + VOLUME_H / 2 });
-  }
+  const label = (id: string) => {
+    if (id.startsWith('server:')) return index.servers.get(id.slice(7))?.name ?? id;
+    if (id.startsWith('volume:')) {
+      const v = index.volumes.get(id.slice(7));
+      return v?.name || id.slice(7);
+    }
+    const g = groups.get(id);
+    if (g) return `${plural(g.volumeIds.length, 'volume')} beside ${nameOfNode(g.owner)}`;
+    const f = folds.get(id);
+    if (f) return f.fold.hosts.length ? nameOfNode(id) : `the other servers of ${f.ownerName}`;
+    return nameOfNode(id);
+  };
+  const faint = view.edges.length > FAINT_EDGES_ABOVE;
+  const edges: AttachmentEdge[] = view.edges.map((e) => toEdge(t, e, label, faint, layout.leftWidth));
 
-  const edges: AttachmentEdge[] = [];
+  // A box's emphasis covers every line of what it holds.
+  const parentOf = new Map(layout.nodes.map((p) => [p.id, p.parent]));
   const edgesOf = new Map<string, number[]>();
-  const faint = t.edges.length > FAINT_EDGES_ABOVE;
   const link = (node: string, i: number) => {
     const list = edgesOf.get(node);
     if (list) list.push(i);
     else edgesOf.set(node, [i]);
   };
-  t.edges.forEach((e, i) => {
-    const source = nodeId.server(e.serverId);
-    const target = nodeId.volume(e.volumeId);
-    if (!centres.has(source) || !centres.has(target)) return;
-    const stuck = index.stuck.has(edgeKey(e.serverId, e.volumeId));
-    const pending = !stuck && isPending(e.state);
-    const server = index.servers.get(e.serverId)?.name ?? e.serverId;
-    const volume = index.volumes.get(e.volumeId)?.name || e.volumeId;
-    const at = edges.length;
-    edges.push({
-      id: `att:${i}`,
-      type: 'attachment',
-      source,
-      target,
-      className: `sv-edge sv-edge-${e.mode}${stuck ? ' sv-edge-stuck' : pending ? ' sv-edge-pending' : ''}`,
-      ariaLabel: `${server} to ${volume}, ${modeLabel(e.mode)}, ${e.state}${stuck ? ', stuck' : ''}`,
-      data: {
-        mode: e.mode,
-        state: e.state,
-        stuck,
-        pending,
-        writerRisk: e.mode === 'rw' && index.multipleWriters.has(e.volumeId),
-        faint,
-        active: false,
-      },
-    });
-    link(source, at);
-    link(target, at);
+  edges.forEach((e, i) => {
+    link(e.target, i);
+    for (let id: string | null | undefined = e.source; id; id = parentOf.get(id)) link(id, i);
   });
-  // A host's emphasis covers every attachment of its servers.
-  for (const p of layout.servers) {
-    for (const i of edgesOf.get(nodeId.server(p.id)) ?? []) link(nodeId.host(p.host), i);
+  return { nodes, edges, edgesOf };
+}
+
+function toEdge(
+  t: Topology,
+  e: ViewEdge,
+  label: (id: string) => string,
+  faint: boolean,
+  fromX: number,
+): AttachmentEdge {
+  const single = e.edgeIndex === null ? null : t.edges[e.edgeIndex];
+  const mode: AttachmentEdgeData['mode'] = e.rw === e.count ? 'rw' : e.rw === 0 ? 'ro' : 'mixed';
+  const kind =
+    e.count > 1 ? ' sv-edge-merged' : e.stuck ? ' sv-edge-stuck' : e.pending ? ' sv-edge-pending' : '';
+  let ariaLabel: string;
+  if (single) {
+    ariaLabel = `${label(e.source)} to ${label(e.target)}, ${modeLabel(single.mode)}, ${single.state}${e.stuck ? ', stuck' : ''}`;
+  } else {
+    const parts = [`${n(e.rw)} read-write`, `${n(e.count - e.rw)} read-only`];
+    if (e.stuck) parts.push(`${n(e.stuck)} stuck`);
+    else if (e.pending) parts.push(`${n(e.pending)} attaching or detaching`);
+    ariaLabel = `${label(e.source)} to ${label(e.target)}: ${plural(e.count, 'attachment')} (${parts.join(', ')})`;
   }
-  return { nodes, edges, centres, edgesOf };
+  return {
+    id: e.id,
+    type: 'attachment',
+    source: e.source,
+    target: e.target,
+    className: `sv-edge sv-edge-${mode}${kind}`,
+    ariaLabel,
+    data: {
+      mode,
+      state: single?.state ?? null,
+      count: e.count,
+      stuck: e.stuck,
+      pending: e.pending,
+      writerRisk: e.writerRisk,
+      faint,
+      active: false,
+      fromX,
+    },
+  };
 }
 
 /**
- * Marks search matches and the focused node's attachments. Only the elements whose marks change
- * get new objects, so React Flow re-renders those and skips the rest (20,000 edges stay cheap).
+ * Marks search matches and the focused node's lines. Only the elements whose marks change get new
+ * objects, so React Flow re-renders those and skips the rest.
  */
 export function emphasise(
   base: FlowElements,
-  matched: ReadonlySet<string>,
+  matches: ReadonlyMap<string, number>,
   focus: string | null,
 ): Pick<FlowElements, 'nodes' | 'edges'> {
   const activeEdges = new Set(focus ? (base.edgesOf.get(focus) ?? []) : []);
@@ -275,12 +477,12 @@ export function emphasise(
       activeNodes.add(e.target);
     }
   }
-  if (matched.size === 0 && activeNodes.size === 0) return base;
-  const nodes = base.nodes.map((n) => {
-    const m = matched.has(n.id);
-    const a = activeNodes.has(n.id);
-    if (!m && !a) return n;
-    return { ...n, data: { ...n.data, matched: m, active: a } } as TopologyNode;
+  if (matches.size === 0 && activeNodes.size === 0) return base;
+  const nodes = base.nodes.map((node) => {
+    const m = matches.get(node.id) ?? 0;
+    const a = activeNodes.has(node.id);
+    if (!m && !a) return node;
+    return { ...node, data: { ...node.data, matches: m, active: a } } as TopologyNode;
   });
   const edges = activeEdges.size
     ? base.edges.map((e, i) =>

@@ -1,5 +1,4 @@
 import { type AttachMode, isTransitionalHoldState, type Topology } from '@sv/shared';
-import type { LayoutInput } from '../layout/layout-types';
 
 export type TopologyHost = Topology['hosts'][number];
 export type TopologyServer = Topology['servers'][number];
@@ -65,48 +64,6 @@ export function indexTopology(t: Topology): TopologyIndex {
 
 export const hostLabel = (index: TopologyIndex, hostId: string) =>
   hostId === NO_HOST ? NO_HOST_LABEL : (index.hosts.get(hostId)?.name ?? hostId);
-
-const compareHosts = (a: TopologyHost, b: TopologyHost) =>
-  (a.zone ?? '\uffff').localeCompare(b.zone ?? '\uffff') || a.name.localeCompare(b.name);
-
-/** The slim graph the layout worker gets: ids, names, memberships and edges. */
-export function toLayoutInput(t: Topology, index: TopologyIndex): LayoutInput {
-  const counts = new Map<string, number>();
-  for (const host of index.hostOf.values()) counts.set(host, (counts.get(host) ?? 0) + 1);
-  const hosts = [...t.hosts]
-    .sort(compareHosts)
-    .map((h) => ({ id: h.id, serverCount: counts.get(h.id) ?? 0 }));
-  if (counts.has(NO_HOST)) hosts.push({ id: NO_HOST, serverCount: counts.get(NO_HOST) ?? 0 });
-  return {
-    hosts,
-    servers: t.servers.map((s) => ({ id: s.id, name: s.name, host: index.hostOf.get(s.id) ?? NO_HOST })),
-    volumes: t.volumes.map((v) => ({ id: v.id, name: v.name })),
-    edges: t.edges
-      .filter((e) => index.servers.has(e.serverId) && index.volumes.has(e.volumeId))
-      .map((e) => ({ server: e.serverId, volume: e.volumeId })),
-  };
-}
-
-/**
- * A cheap fingerprint of the graph's shape (not its states), so a refresh that changes only a status
- * keeps the layout instead of moving everything (FNV-1a over the ids).
- */
-export function shapeSignature(input: LayoutInput): string {
-  let h = 0x811c9dc5;
-  const add = (s: string) => {
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= 0x1f;
-    h = Math.imul(h, 0x01000193);
-  };
-  for (const x of input.hosts) add(x.id);
-  for (const x of input.servers) add(`${x.id}@${x.host}`);
-  for (const x of input.volumes) add(x.id);
-  for (const e of input.edges) add(`${e.server}>${e.volume}`);
-  return `${input.hosts.length}.${input.servers.length}.${input.volumes.length}.${input.edges.length}.${(h >>> 0).toString(36)}`;
-}
 
 export const modeLabel = (mode: AttachMode) => (mode === 'rw' ? 'read-write' : 'read-only');
 

@@ -150,3 +150,101 @@ export function sessionFixture(isAdmin = true): Session {
     },
   };
 }
+
+/**
+ * The cloud the issue was filed against, as the e2e journey seeds it: 60 servers of one project on
+ * the bundled cloud's five hosts (three take them all, round robin), four shared volumes. 12 web
+ * servers read web-shared and cfg, 10 app servers read cfg and logs, 2 db servers both write
+ * db-data (the two-writer risk), and 36 batch servers hold no volume.
+ */
+export function cloudOf60(): Topology {
+  const at = '2026-01-01T10:00:00Z';
+  const hosts: Topology['hosts'] = [
+    ['compute-1', 'nova'],
+    ['compute-2', 'nova'],
+    ['compute-old', 'nova'],
+    ['compute-3', 'az2'],
+    ['ironic-1', 'az2'],
+  ].map(([id, zone]) => ({
+    id: id as string,
+    name: id as string,
+    zone: zone as string,
+    serverIds: [],
+    state: 'up',
+    status: 'enabled',
+    supportsMultiattach: id !== 'ironic-1',
+    supportsAttachModes: id !== 'compute-old',
+  }));
+  const placed = ['compute-1', 'compute-2', 'compute-3'];
+  const volumes: Topology['volumes'] = ['web-shared', 'cfg', 'logs', 'db-data'].map((name) => ({
+    id: `vol-${name}`,
+    name,
+    status: 'in-use',
+    shared: true,
+    projectId: 'p-demo',
+    rw: 0,
+    ro: 0,
+  }));
+  const servers: Topology['servers'] = [];
+  const edges: Topology['edges'] = [];
+  const groups: [string, number, [string, 'rw' | 'ro'][]][] = [
+    [
+      'web',
+      12,
+      [
+        ['web-shared', 'ro'],
+        ['cfg', 'ro'],
+      ],
+    ],
+    [
+      'app',
+      10,
+      [
+        ['cfg', 'ro'],
+        ['logs', 'ro'],
+      ],
+    ],
+    ['db', 2, [['db-data', 'rw']]],
+    ['batch', 36, []],
+  ];
+  for (const [group, count, attach] of groups) {
+    for (let i = 1; i <= count; i++) {
+      const id = `srv-${group}-${i}`;
+      const hostId = placed[servers.length % placed.length] ?? null;
+      servers.push({ id, name: `${group}-${i}`, status: 'ACTIVE', hostId, projectId: 'p-demo' });
+      hosts.find((h) => h.id === hostId)?.serverIds.push(id);
+      for (const [name, mode] of attach) {
+        const v = volumes.find((x) => x.name === name);
+        if (!v) continue;
+        v[mode]++;
+        edges.push({
+          serverId: id,
+          volumeId: v.id,
+          mode,
+          state: 'attached',
+          device: '/dev/vdb',
+          since: at,
+          attachmentId: `att-${edges.length}`,
+        });
+      }
+    }
+  }
+  return {
+    source: 'extension',
+    hostNamesHidden: false,
+    hosts,
+    servers,
+    volumes,
+    edges,
+    risks: [
+      {
+        kind: 'multiple_writers',
+        volumeId: 'vol-db-data',
+        serverIds: ['srv-db-1', 'srv-db-2'],
+        message: 'Volume db-data is attached read-write to 2 servers.',
+      },
+    ],
+    projects: [{ id: 'p-demo', name: 'demo' }],
+    generatedAt: at,
+  };
+}
