@@ -1,9 +1,10 @@
 import type { Session } from '@sv/shared';
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConnectionBanner } from '../components/ui/connection-banner';
 import { useLogout, useSwitchProject } from '../features/auth/api';
 import { useLiveUpdates } from '../features/live-updates/use-live-updates';
 import { useConnectivityWatch } from '../lib/use-connectivity';
+import { listPathFor } from './list-path';
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded px-3 py-2 text-sm font-medium ${isActive ? 'bg-blue-50 text-blue-800' : 'text-slate-700 hover:bg-slate-100'}`;
@@ -12,6 +13,16 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
 export function Layout({ session }: { session: Session }) {
   const logout = useLogout();
   const switchProject = useSwitchProject();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // A detail page shows a resource of the old project: after a switch, its list (of the new one).
+  const changeProject = (projectId: string) =>
+    switchProject.mutate(projectId, {
+      onSuccess: () => {
+        const list = listPathFor(location.pathname);
+        if (list) navigate(list);
+      },
+    });
   useLiveUpdates();
   useConnectivityWatch();
   return (
@@ -42,7 +53,7 @@ export function Layout({ session }: { session: Session }) {
               className="rounded border border-slate-300 px-2 py-1"
               value={session.project.id}
               disabled={switchProject.isPending || session.projects.length < 2}
-              onChange={(e) => switchProject.mutate(e.target.value)}
+              onChange={(e) => changeProject(e.target.value)}
             >
               {session.projects.map((p) => (
                 <option key={p.id} value={p.id}>

@@ -44,8 +44,44 @@ export const isTransient = (err: unknown): boolean =>
   err instanceof ApiRequestError &&
   (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
 
-/** Hooks the app sets: what to do when the session has ended. */
-export const apiEvents = { onSessionEnded: (): void => undefined };
+/**
+ * Hooks the app sets. `onSessionEnded` runs when the BFF says the session is gone (expired, revoked,
+ * signed out in another tab); it returns true when the app asks the user to sign in again, and then
+ * must call `sessionGate.settle` once they have (or have given up).
+ */
+export const apiEvents = { onSessionEnded: (): boolean => false };
+
+let reauth: { promise: Promise<boolean>; resolve: (sameIdentity: boolean) => void } | null = null;
+
+/**
+ * Requests that meet an ended session wait here while the user signs in again, then run again once
+ * (the BFF refused them before doing anything, so running them again is safe). They fail with the
+ * original 401 when the user signs in as someone else, in another project, or gives up.
+ */
+export const sessionGate = {
+  settle(sameIdentity: boolean) {
+    const pending = reauth;
+    reauth = null;
+    pending?.resolve(sameIdentity);
+  },
+  get waiting() {
+    return reauth !== null;
+  },
+};
+
+function waitForSignIn(): Promise<boolean> {
+  if (reauth) return reauth.promise;
+  let resolve: (same: boolean) => void = () => undefined;
+  const promise = new Promise<boolean>((r) => {
+    resolve = r;
+  });
+  reauth = { promise, resolve };
+  if (!apiEvents.onSessionEnded()) {
+    reauth = null;
+    return Promise.resolve(false);
+  }
+  return promise;
+}
 
 export async function api<S extends z.ZodType>(
   method: string,
@@ -93,7 +129,9 @@ export async function api<S extends z.ZodType>(
           undefined,
           requestId ?? undefined,
         );
-    if (res.status === 401 && path !== '/api/session') apiEvents.onSessionEnded();
+    if (res.status === 401 && path !== '/api/session') {
+      if (await waitForSignIn()) return api(method, path, schema, body);
+    }
     if (isTransient(err)) connectivity.reportFailure();
     throw err;
   }

@@ -36,6 +36,11 @@ export interface DialogProps {
    * submit button in the footer submits it.
    */
   onSubmit?: (e: FormEvent<HTMLFormElement>) => void;
+  /**
+   * False for a dialog the user must answer (signing in again): no close button, and Escape and
+   * the backdrop do nothing. The footer then carries the ways out.
+   */
+  dismissible?: boolean;
 }
 
 const widths = { sm: 'max-w-md', md: 'max-w-xl', lg: 'max-w-3xl', xl: 'max-w-5xl' };
@@ -55,6 +60,7 @@ export function Dialog({
   size = 'md',
   busy = false,
   onSubmit,
+  dismissible = true,
 }: DialogProps) {
   const panel = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -85,7 +91,7 @@ export function Dialog({
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
-      if (!busy) closeRef.current();
+      if (!busy && dismissible) closeRef.current();
       return;
     }
     if (e.key !== 'Tab' || !panel.current) return;
@@ -121,7 +127,7 @@ export function Dialog({
   return createPortal(
     <div className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-slate-900/50 p-4 sm:pt-16">
       {/* The backdrop is a plain click target; keyboard users close with Escape or the button. */}
-      <div className="fixed inset-0" aria-hidden="true" onClick={() => !busy && onClose()} />
+      <div className="fixed inset-0" aria-hidden="true" onClick={() => !busy && dismissible && onClose()} />
       <div
         ref={panel}
         role="dialog"
@@ -143,23 +149,25 @@ export function Dialog({
               </p>
             )}
           </div>
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={busy}
-            aria-label="Close"
-            className="rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700 disabled:opacity-50"
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 16 16"
-              className="h-4 w-4"
-              stroke="currentColor"
-              strokeWidth={2}
+          {dismissible && (
+            <button
+              type="button"
+              onClick={onClose}
+              disabled={busy}
+              aria-label="Close"
+              className="rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700 disabled:opacity-50"
             >
-              <path d="M4 4l8 8M12 4l-8 8" />
-            </svg>
-          </button>
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 16 16"
+                className="h-4 w-4"
+                stroke="currentColor"
+                strokeWidth={2}
+              >
+                <path d="M4 4l8 8M12 4l-8 8" />
+              </svg>
+            </button>
+          )}
         </div>
         {onSubmit ? (
           <form noValidate onSubmit={onSubmit}>

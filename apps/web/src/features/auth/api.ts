@@ -1,4 +1,4 @@
-import { apiPaths, type LoginRequest, sessionSchema } from '@sv/shared';
+import { apiPaths, type LoginRequest, type Session, sessionSchema } from '@sv/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiRequestError, setCsrfToken } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
@@ -30,13 +30,26 @@ export function useSession() {
   });
 }
 
-export function useLogin() {
+/** The same user in the same project: what the cache holds is still theirs. */
+export const sameIdentity = (a: Session, b: Session) =>
+  a.user.id === b.user.id && a.project.id === b.project.id;
+
+/**
+ * Signs in. `previous`: the session that ended while the user was working; when they sign in again as
+ * the same user in the same project, the cache is kept and refreshed rather than dropped, so the page
+ * (and an open dialog) stays as it was.
+ */
+export function useLogin({ previous }: { previous?: Session } = {}) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: LoginRequest) => api('POST', apiPaths.session, sessionSchema, input),
     onSuccess: (s) => {
       setCsrfToken(s.csrfToken);
-      forgetAllButSession(qc);
+      if (previous && sameIdentity(previous, s)) {
+        void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.session[0] });
+      } else {
+        forgetAllButSession(qc);
+      }
       qc.setQueryData(queryKeys.session, s);
     },
   });
