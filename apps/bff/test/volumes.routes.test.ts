@@ -30,7 +30,7 @@ describe('volumes', () => {
     expect(res.body.error.code).toBe('invalid_request');
     expect(res.body.error.details.fields).toMatchObject({
       name: 'Give the volume a name',
-      sizeGb: 'At least 1 GB',
+      sizeGb: 'Size must be between 1 and 16,384 GB',
     });
   });
 

@@ -7,14 +7,14 @@ export const launchRequestSchema = z
       .string()
       .trim()
       .min(1, 'Give the servers a name')
-      .max(60)
+      .max(60, 'Use at most 60 characters (each server adds -1, -2, … to it)')
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Letters, digits, dot, dash and underscore only'),
     /** A JSON number, as every count and size in the contract: strings and booleans are refused. */
     count: z
       .number({ error: 'Enter a whole number of servers' })
       .int('Enter a whole number of servers')
-      .min(1, 'At least 1 server')
-      .max(200, 'At most 200 servers at once'),
+      .min(1, 'Launch between 1 and 200 servers at once')
+      .max(200, 'Launch between 1 and 200 servers at once'),
     flavorId: z.string().min(1, 'Choose a flavor').max(255),
     boot: z.discriminatedUnion('source', [
       z.object({ source: z.literal('image'), imageId: z.string().min(1, 'Choose an image').max(64) }),
@@ -28,7 +28,7 @@ export const launchRequestSchema = z
       .array(z.object({ volumeId: z.string().min(1).max(64), mode: attachModeSchema.default('rw') }))
       .max(8, 'At most 8 data volumes')
       .default([]),
-    availabilityZone: z.string().max(255).optional(),
+    availabilityZone: z.string().max(255, 'Use at most 255 characters').optional(),
     /**
      * Required when a shared volume would have more than one read-write holder (this launch's
      * servers and any it has already), as for an attach.

@@ -48,14 +48,14 @@ export const volumeListSchema = z.object({ volumes: z.array(volumeSchema) });
 export type VolumeList = z.infer<typeof volumeListSchema>;
 
 export const createVolumeRequestSchema = z.object({
-  name: z.string().trim().min(1, 'Give the volume a name').max(255),
-  description: z.string().max(255).optional(),
+  name: z.string().trim().min(1, 'Give the volume a name').max(255, 'Use at most 255 characters'),
+  description: z.string().max(255, 'Use at most 255 characters').optional(),
   /** A JSON number: `"10"`, `"0x10"`, `true` or `[10]` are refused, not converted. */
   sizeGb: z
     .number({ error: 'Size must be a whole number of GB' })
     .int('Size must be a whole number of GB')
-    .min(1, 'At least 1 GB')
-    .max(16_384, 'At most 16384 GB'),
+    .min(1, 'Size must be between 1 and 16,384 GB')
+    .max(16_384, 'Size must be between 1 and 16,384 GB'),
   type: z.string().min(1).max(255).optional(),
   bootable: z.boolean().default(false),
   /** Boot image for a bootable volume. */

@@ -75,11 +75,13 @@ describe('Details step', () => {
     const count = screen.getByLabelText('Number of servers');
     await user.clear(count);
     await user.type(count, '0');
-    expect(await screen.findByText('At least 1 server')).toBeInTheDocument();
+    expect(await screen.findByText('Launch between 1 and 200 servers at once')).toBeInTheDocument();
     await user.clear(count);
     await user.type(count, '201');
-    expect(await screen.findByText('At most 200 servers at once')).toBeInTheDocument();
-    expect(count).toHaveAccessibleDescription(expect.stringContaining('At most 200 servers at once'));
+    expect(await screen.findByText('Launch between 1 and 200 servers at once')).toBeInTheDocument();
+    expect(count).toHaveAccessibleDescription(
+      expect.stringContaining('Launch between 1 and 200 servers at once'),
+    );
   });
 
   it('moves on with Enter from a field, like Next', async () => {

@@ -160,7 +160,7 @@ describe('Create volume dialog', () => {
     const size = within(dialog).getByRole('spinbutton', { name: 'Size (GB)' });
     await user.clear(size);
     await user.type(size, '0');
-    expect(await within(dialog).findByText('At least 1 GB')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Size must be between 1 and 16,384 GB')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Create volume' }));
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
