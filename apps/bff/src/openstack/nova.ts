@@ -303,6 +303,8 @@ export interface AttachResult {
   /** 2.101+: Nova accepted the request and attaches in the background (no body). */
   accepted: boolean;
   device: string | null;
+  /** Cinder's attachment id, when Nova's answer names it (2.89 to 2.100). */
+  attachmentId: string | null;
 }
 
 /**
@@ -323,7 +325,12 @@ export async function attachVolume(
     `/servers/${encodeURIComponent(serverId)}/os-volume_attachments`,
     { body: { volumeAttachment: attachment }, microversion: version },
   );
-  return { accepted: res.status === 202, device: orNull(res.body?.volumeAttachment?.device) };
+  const answered = res.body?.volumeAttachment;
+  return {
+    accepted: res.status === 202,
+    device: orNull(answered?.device),
+    attachmentId: orNull(answered?.attachment_id),
+  };
 }
 
 /** Detaches (Nova answers 202 and detaches in the background). */
