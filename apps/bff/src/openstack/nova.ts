@@ -423,10 +423,14 @@ function driverSharesDisks(type: string | null): boolean | null {
  * elsewhere os-services and os-hypervisors are joined, and what they cannot tell stays null.
  */
 export async function listComputeHosts(cloud: CloudClient): Promise<ComputeHost[]> {
-  const ext = await cloud.nova<{ emulator_hosts?: RawEmulatorHost[] }>('GET', '/os-emulator-hosts', {
-    allow: [404],
-  });
-  if (ext.status !== 404 && ext.body?.emulator_hosts) {
+  // The hosts extension comes with the topology extension, which the sign-in probed: a cloud
+  // without it (any real Nova) is not asked for it, so its hosts cost one round trip, not two.
+  const ext = cloud.session.capabilities.topologyExtension
+    ? await cloud.nova<{ emulator_hosts?: RawEmulatorHost[] }>('GET', '/os-emulator-hosts', {
+        allow: [404],
+      })
+    : null;
+  if (ext && ext.status !== 404 && ext.body?.emulator_hosts) {
     return ext.body.emulator_hosts.map((h) => ({
       host: h.host,
       hypervisorHostname: orNull(h.hypervisor_hostname),
