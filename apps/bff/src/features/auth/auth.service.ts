@@ -86,7 +86,7 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
     async login(input: LoginRequest, previous: SessionData | null = null): Promise<SessionData> {
       let token: KeystoneToken;
       let projects: { id: string; name: string }[] | null = null;
-      /** The unscoped token's revocation, alongside the session's discovery rather than before it. */
+      /** The unscoped token's revocation, alongside the next calls rather than before them. */
       let revoking: Promise<unknown> = Promise.resolve();
       try {
         if (input.project) {
@@ -102,12 +102,14 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
           } else {
             try {
               projects = await keystone.projects(first.token);
-              const pick = projects[0];
-              if (!pick) throw badRequest('no_project', 'This user has no project to work in.');
-              token = await keystone.rescope(first.token, pick.id);
             } finally {
+              // The unscoped token has done its one job: it ends while the project token is made
+              // (asked with the password, so nothing waits on the revocation).
               revoking = keystone.revoke(first.token).catch(() => undefined);
             }
+            const pick = projects[0];
+            if (!pick) throw badRequest('no_project', 'This user has no project to work in.');
+            token = await keystone.passwordAuth({ ...input, project: { id: pick.id } });
           }
         }
       } catch (err) {
