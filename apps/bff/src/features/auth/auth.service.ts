@@ -86,8 +86,6 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
     async login(input: LoginRequest, previous: SessionData | null = null): Promise<SessionData> {
       let token: KeystoneToken;
       let projects: { id: string; name: string }[] | null = null;
-      /** The unscoped token's revocation, alongside the next calls rather than before them. */
-      let revoking: Promise<unknown> = Promise.resolve();
       try {
         if (input.project) {
           token = await keystone.passwordAuth({ ...input, project: { name: input.project } });
@@ -102,14 +100,15 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
           } else {
             try {
               projects = await keystone.projects(first.token);
+              const pick = projects[0];
+              if (!pick) throw badRequest('no_project', 'This user has no project to work in.');
+              // With the token, not the password again: a password costs Keystone a hash.
+              token = await keystone.rescope(first.token, pick.id);
             } finally {
-              // The unscoped token has done its one job: it ends while the project token is made
-              // (asked with the password, so nothing waits on the revocation).
-              revoking = keystone.revoke(first.token).catch(() => undefined);
+              // The unscoped token has done its job; nothing waits on its end (a failure to
+              // revoke it was never fatal either: it expires on its own).
+              void keystone.revoke(first.token).catch(() => undefined);
             }
-            const pick = projects[0];
-            if (!pick) throw badRequest('no_project', 'This user has no project to work in.');
-            token = await keystone.passwordAuth({ ...input, project: { id: pick.id } });
           }
         }
       } catch (err) {
@@ -120,7 +119,7 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
       }
       let session: SessionData;
       try {
-        [session] = await Promise.all([build(token, input.domain, projects), revoking]);
+        session = await build(token, input.domain, projects);
         // Before the new session exists: if the old one cannot be ended, the sign-in fails.
         if (previous) await end(previous);
         await store.set(session);
