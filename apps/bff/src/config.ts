@@ -103,6 +103,16 @@ export const envSchema = z.object({
   TRUST_PROXY: trustProxySchema,
   /** Origins besides the BFF's own host that may send changes (a proxy that rewrites Host). */
   BFF_ALLOWED_ORIGINS: originSchema,
+  /**
+   * How long a cloud's version ranges and extensions, learnt at a sign-in, serve the next sign-ins
+   * to the same endpoints without asking again (0: every sign-in asks).
+   */
+  BFF_DISCOVERY_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600)
+    .default(300),
 });
 
 export interface BffConfig {
@@ -124,6 +134,8 @@ export interface BffConfig {
   trustProxy: false | number | string[];
   /** Extra origins allowed to send state-changing requests (the BFF's own host always is). */
   allowedOrigins: string[];
+  /** How long discovery answers are kept per cloud (0: not kept). */
+  discoveryCacheMs: number;
 }
 
 export function loadConfig(
@@ -150,5 +162,6 @@ export function loadConfig(
     loginRateWindowMs: e.LOGIN_RATE_WINDOW_MINUTES * 60_000,
     trustProxy: e.TRUST_PROXY,
     allowedOrigins: e.BFF_ALLOWED_ORIGINS,
+    discoveryCacheMs: e.BFF_DISCOVERY_CACHE_SECONDS * 1000,
   };
 }

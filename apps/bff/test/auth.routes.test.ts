@@ -66,3 +66,66 @@ describe('sessions', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 });
+
+describe('sign-in calls', () => {
+  it('asks Keystone for one projects list, revokes the unscoped token off the request path, and keeps discovery per cloud', async ({
+    stack,
+  }) => {
+    const { authService } = await import('../src/features/auth/auth.service.js');
+    const { keystoneClient } = await import('../src/openstack/keystone-client.js');
+    const { MemorySessionStore } = await import('../src/platform/session-store.js');
+    const real = keystoneClient(stack.config.authUrl);
+    const asked: string[] = [];
+    const revoked: string[] = [];
+    const keystone = {
+      ...real,
+      passwordAuth: (input: Parameters<typeof real.passwordAuth>[0]) => {
+        asked.push(input.project ? 'scoped' : 'unscoped');
+        return real.passwordAuth(input);
+      },
+      rescope: (token: string, projectId: string) => {
+        asked.push('rescope');
+        return real.rescope(token, projectId);
+      },
+      projects: (token: string) => {
+        asked.push('projects');
+        return real.projects(token);
+      },
+      revoke: (token: string) => {
+        revoked.push(token);
+        return real.revoke(token);
+      },
+    };
+    const auth = authService(
+      { ...stack.config, discoveryCacheMs: 60_000 },
+      keystone,
+      new MemorySessionStore(),
+    );
+    const session = await auth.login({ username: 'demo', password: 'demo', domain: 'Default' });
+    // No default project: a token, the user's projects with it, a token for the first one.
+    expect(asked).toEqual(['unscoped', 'projects', 'rescope']);
+    expect(session.projects.map((p) => p.name)).toContain('demo');
+    expect(session.project.name).toBe('demo');
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]).not.toBe(session.token);
+    // The unscoped token stops working (revoked off the request path, so soon after the answer).
+    await expect
+      .poll(
+        async () =>
+          (await fetch(`${stack.config.authUrl}/auth/projects`, { headers: { 'X-Auth-Token': revoked[0]! } }))
+            .status,
+      )
+      .toBe(401);
+
+    // A project named: one token, then the projects list beside the (kept) discovery.
+    asked.length = 0;
+    const named = await auth.login({
+      username: 'demo',
+      password: 'demo',
+      domain: 'Default',
+      project: 'demo',
+    });
+    expect(asked).toEqual(['scoped', 'projects']);
+    expect(named.capabilities).toEqual(session.capabilities);
+  });
+});

@@ -59,4 +59,27 @@ describe('hosts on a cloud without the extension', () => {
     });
     expect(hosts.some((h) => h.hypervisorType === 'ironic' && h.supportsMultiattach === false)).toBe(true);
   });
+
+  it('does not ask for the hosts extension when the sign-in found no topology extension (one round trip)', async ({
+    stack,
+  }) => {
+    const { cloudFor } = await import('../src/openstack/cloud-client.js');
+    const { listComputeHosts } = await import('../src/openstack/nova.js');
+    const admin = await stack.signIn('admin');
+    const signedIn = (await stack.sessions.get(decodeURIComponent(admin.cookie!.split('=')[1]!)))!;
+    const session = { ...signedIn, capabilities: { ...signedIn.capabilities, topologyExtension: false } };
+    const real = cloudFor(session);
+    const asked: string[] = [];
+    const cloud = {
+      ...real,
+      nova: ((method, path, opts) => {
+        asked.push(path);
+        return real.nova(method, path, opts);
+      }) as typeof real.nova,
+    };
+    const hosts = await listComputeHosts(cloud);
+    expect(hosts.length).toBeGreaterThan(0);
+    expect(hosts.every((h) => h.source === 'standard')).toBe(true);
+    expect(asked.sort()).toEqual(['/os-hypervisors/detail', '/os-services?binary=nova-compute']);
+  });
 });

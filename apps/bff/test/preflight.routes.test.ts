@@ -119,6 +119,28 @@ describe('GET /api/preflight/attach for a volume (member)', () => {
     ]);
   });
 
+  it("predicts but never blocks: statuses are the cloud's to judge, its refusal comes back in its words", async () => {
+    const b = await demo.server('pf-status-b');
+    const setStatus = (id: string, status: string) =>
+      stack.cloud.cloud.deps.store.db.updateTable('volumes').set({ status }).where('id', '=', id).execute();
+    // Cinder reserves a volume that is still downloading its image: the pre-flight lets it through.
+    const downloading = await demo.volume('pf-downloading', { shared: false });
+    await setStatus(downloading, 'downloading');
+    const ok = await forVolume(member, downloading);
+    expect(candidate(ok.body, b)).toMatchObject({ canAttach: true, reasons: [] });
+    expect((await demo.tryAttach(b, downloading)).status).toBe(202);
+
+    // A status the pre-flight does not list: offered, and the attach passes on Cinder's refusal.
+    const c = await demo.server('pf-status-c');
+    const busy = await demo.volume('pf-maintenance', { shared: false });
+    await setStatus(busy, 'maintenance');
+    expect(candidate((await forVolume(member, busy)).body, c)).toMatchObject({ canAttach: true });
+    const refused = await member.post(`/api/servers/${c}/attachments`, { volumeId: busy });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'cloud_rejected', details: { status: 400 } });
+    expect(refused.body.error.message).toMatch(/maintenance/);
+  });
+
   it("keeps members to their project: another project's volume is 404", async () => {
     const adminVol = await admin.volume('pf-admin-only');
     const res = await forVolume(member, adminVol);

@@ -215,12 +215,13 @@ export async function holdsOfVolume(
  * states and times only, so a record Nova does not list (anyone can create one naming any
  * server) is not shown as this server's.
  */
-export async function holdsOfServer(cloud: CloudClient, server: NovaServer): Promise<Hold[]> {
+export async function holdsOfServer(
+  cloud: CloudClient,
+  server: NovaServer,
+  lists?: { novaAttachments: NovaAttachment[]; cinderAttachments: CinderAttachment[] },
+): Promise<Hold[]> {
   const isAdmin = cloud.session.isAdmin;
-  const [novaAttachments, cinderAttachments] = await Promise.all([
-    listServerAttachments(cloud, server.id),
-    listVolumeAttachments(cloud, { serverId: server.id, allProjects: isAdmin }),
-  ]);
+  const { novaAttachments, cinderAttachments } = lists ?? (await serverAttachmentLists(cloud, server.id));
   const volumes = (
     await Promise.all([...new Set(novaAttachments.map((a) => a.volumeId))].map((id) => findVolume(cloud, id)))
   ).filter((v): v is CinderVolume => v !== null);
@@ -237,6 +238,21 @@ export async function holdsOfServer(cloud: CloudClient, server: NovaServer): Pro
     novaListed: [server.id],
     withHosts: isAdmin,
   }).filter((h) => h.knownToCompute === true);
+}
+
+/**
+ * Nova's and Cinder's lists of one server's attachments, both asked by the server's id alone, so
+ * a caller can ask them alongside the server itself (one round trip for the three).
+ */
+export async function serverAttachmentLists(
+  cloud: CloudClient,
+  serverId: string,
+): Promise<{ novaAttachments: NovaAttachment[]; cinderAttachments: CinderAttachment[] }> {
+  const [novaAttachments, cinderAttachments] = await Promise.all([
+    listServerAttachments(cloud, serverId),
+    listVolumeAttachments(cloud, { serverId, allProjects: cloud.session.isAdmin }),
+  ]);
+  return { novaAttachments, cinderAttachments };
 }
 
 /** A read-write holder of a volume, as the two-writer rule counts them. */

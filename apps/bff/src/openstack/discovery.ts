@@ -31,6 +31,56 @@ export async function hasTopologyExtension(computeUrl: string, token: string): P
   return res.status === 200;
 }
 
+export interface CloudDiscovery {
+  compute: { min: string; max: string };
+  volume: { min: string; max: string };
+  topologyExtension: boolean;
+}
+
+/** The three discovery calls at once: one round trip. */
+export async function discover(
+  computeUrl: string,
+  volumeUrl: string,
+  token: string,
+): Promise<CloudDiscovery> {
+  const [compute, volume, topologyExtension] = await Promise.all([
+    computeRange(computeUrl, token),
+    volumeRange(volumeUrl, token),
+    hasTopologyExtension(computeUrl, token),
+  ]);
+  return { compute, volume, topologyExtension };
+}
+
+/**
+ * Discovery answers per cloud, for `ttlMs`: a cloud's version ranges and extensions change only
+ * with an upgrade, so the sign-ins after the first skip those three calls. Keyed by the compute
+ * endpoint and the volume service's root (its endpoint without the project id), so every project
+ * of one cloud shares an entry, and by audience (the extension probe answers per policy). A sign-in that fails does not fill it; concurrent sign-ins share
+ * one discovery in flight.
+ */
+export function discoveryCache(ttlMs: number, now: () => number = Date.now) {
+  const entries = new Map<string, { at: number; answer: Promise<CloudDiscovery> }>();
+  return {
+    /** `audience` separates answers a policy may give differently (an admin's from a member's). */
+    get(computeUrl: string, volumeUrl: string, token: string, audience: string): Promise<CloudDiscovery> {
+      if (ttlMs <= 0) return discover(computeUrl, volumeUrl, token);
+      const key = `${audience} ${computeUrl} ${volumeUrl.replace(/\/v3(\/.*)?$/, '/v3')}`;
+      const hit = entries.get(key);
+      if (hit && now() - hit.at < ttlMs) return hit.answer;
+      const answer = discover(computeUrl, volumeUrl, token);
+      const entry = { at: now(), answer };
+      entries.set(key, entry);
+      answer.catch(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
+      return answer;
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+}
+
 export function capabilitiesFor(
   compute: { min: string; max: string },
   volume: { min: string; max: string },

@@ -303,6 +303,8 @@ export interface AttachResult {
   /** 2.101+: Nova accepted the request and attaches in the background (no body). */
   accepted: boolean;
   device: string | null;
+  /** Cinder's attachment id, when Nova's answer names it (2.89 to 2.100). */
+  attachmentId: string | null;
 }
 
 /**
@@ -323,7 +325,12 @@ export async function attachVolume(
     `/servers/${encodeURIComponent(serverId)}/os-volume_attachments`,
     { body: { volumeAttachment: attachment }, microversion: version },
   );
-  return { accepted: res.status === 202, device: orNull(res.body?.volumeAttachment?.device) };
+  const answered = res.body?.volumeAttachment;
+  return {
+    accepted: res.status === 202,
+    device: orNull(answered?.device),
+    attachmentId: orNull(answered?.attachment_id),
+  };
 }
 
 /** Detaches (Nova answers 202 and detaches in the background). */
@@ -416,10 +423,14 @@ function driverSharesDisks(type: string | null): boolean | null {
  * elsewhere os-services and os-hypervisors are joined, and what they cannot tell stays null.
  */
 export async function listComputeHosts(cloud: CloudClient): Promise<ComputeHost[]> {
-  const ext = await cloud.nova<{ emulator_hosts?: RawEmulatorHost[] }>('GET', '/os-emulator-hosts', {
-    allow: [404],
-  });
-  if (ext.status !== 404 && ext.body?.emulator_hosts) {
+  // The hosts extension comes with the topology extension, which the sign-in probed: a cloud
+  // without it (any real Nova) is not asked for it, so its hosts cost one round trip, not two.
+  const ext = cloud.session.capabilities.topologyExtension
+    ? await cloud.nova<{ emulator_hosts?: RawEmulatorHost[] }>('GET', '/os-emulator-hosts', {
+        allow: [404],
+      })
+    : null;
+  if (ext && ext.status !== 404 && ext.body?.emulator_hosts) {
     return ext.body.emulator_hosts.map((h) => ({
       host: h.host,
       hypervisorHostname: orNull(h.hypervisor_hostname),

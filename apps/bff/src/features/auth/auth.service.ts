@@ -1,11 +1,6 @@
 import type { Capabilities, LoginRequest, Session } from '@sv/shared';
 import type { BffConfig } from '../../config.js';
-import {
-  computeRange,
-  capabilitiesFor,
-  hasTopologyExtension,
-  volumeRange,
-} from '../../openstack/discovery.js';
+import { capabilitiesFor, discoveryCache } from '../../openstack/discovery.js';
 import { OpenStackFault } from '../../openstack/fault.js';
 import { endpointFor, type KeystoneClient, type KeystoneToken } from '../../openstack/keystone-client.js';
 import { ApiError, badRequest } from '../../platform/errors.js';
@@ -16,6 +11,8 @@ export const WRONG_CREDENTIALS = 'The user name, password or project is not righ
 
 /** Logging in, switching project and logging out, with capability discovery at each scope. */
 export function authService(config: BffConfig, keystone: KeystoneClient, store: SessionStore) {
+  const discoveries = discoveryCache(config.discoveryCacheMs);
+
   async function discover(
     token: KeystoneToken,
   ): Promise<{ endpoints: SessionData['endpoints']; capabilities: Capabilities }> {
@@ -28,27 +25,34 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
         'This cloud has no compute or block-storage service in its catalog.',
       );
     }
-    const [c, v, topology] = await Promise.all([
-      computeRange(compute, token.token),
-      volumeRange(volume, token.token),
-      hasTopologyExtension(compute, token.token),
-    ]);
+    const audience = token.roles.includes('admin') ? 'admin' : 'member';
+    const d = await discoveries.get(compute, volume, token.token, audience);
     return {
       endpoints: { compute, volume, image: endpointFor(token.catalog, ['image']) },
-      capabilities: capabilitiesFor(c, v, topology, config.launchStrategy === 'serial'),
+      capabilities: capabilitiesFor(
+        d.compute,
+        d.volume,
+        d.topologyExtension,
+        config.launchStrategy === 'serial',
+      ),
     };
   }
 
+  /**
+   * The session for a scoped token: discovery (kept per cloud) and the user's projects (for the
+   * project switcher; `knownProjects` when this sign-in or session listed them already) at once.
+   */
   async function build(
     token: KeystoneToken,
     domain: string,
+    knownProjects: { id: string; name: string }[] | null,
     id?: string,
     csrf?: string,
   ): Promise<SessionData> {
     if (!token.project) throw badRequest('no_project', 'This user has no project to work in.');
     const [{ endpoints, capabilities }, projects] = await Promise.all([
       discover(token),
-      keystone.projects(token.token),
+      knownProjects ?? keystone.projects(token.token),
     ]);
     return {
       id: id ?? newSessionId(),
@@ -81,18 +85,30 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
      */
     async login(input: LoginRequest, previous: SessionData | null = null): Promise<SessionData> {
       let token: KeystoneToken;
+      let projects: { id: string; name: string }[] | null = null;
       try {
         if (input.project) {
           token = await keystone.passwordAuth({ ...input, project: { name: input.project } });
         } else {
-          // No project named: take the user's first one, as Horizon does.
-          const unscoped = await keystone.passwordAuth({ ...input, project: null });
-          try {
-            const first = (await keystone.projects(unscoped.token))[0];
-            if (!first) throw badRequest('no_project', 'This user has no project to work in.');
-            token = await keystone.rescope(unscoped.token, first.id);
-          } finally {
-            await keystone.revoke(unscoped.token).catch(() => undefined);
+          // No project named: Keystone scopes the token to the user's default project when one is
+          // set. Otherwise take the user's first project, as Horizon does: the list needs a token
+          // and a project token needs the project, so three calls one after another is the least
+          // Keystone allows; the list is kept for the session's project switcher.
+          const first = await keystone.passwordAuth({ ...input, project: null });
+          if (first.project) {
+            token = first;
+          } else {
+            try {
+              projects = await keystone.projects(first.token);
+              const pick = projects[0];
+              if (!pick) throw badRequest('no_project', 'This user has no project to work in.');
+              // With the token, not the password again: a password costs Keystone a hash.
+              token = await keystone.rescope(first.token, pick.id);
+            } finally {
+              // The unscoped token has done its job; nothing waits on its end (a failure to
+              // revoke it was never fatal either: it expires on its own).
+              void keystone.revoke(first.token).catch(() => undefined);
+            }
           }
         }
       } catch (err) {
@@ -103,7 +119,7 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
       }
       let session: SessionData;
       try {
-        session = await build(token, input.domain);
+        session = await build(token, input.domain, projects);
         // Before the new session exists: if the old one cannot be ended, the sign-in fails.
         if (previous) await end(previous);
         await store.set(session);
@@ -120,7 +136,8 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
         throw badRequest('unknown_project', 'You are not a member of that project.');
       }
       const token = await keystone.rescope(session.token, projectId);
-      const next = await build(token, session.domain, session.id, session.csrfToken);
+      // The same user's projects: the session's list stands.
+      const next = await build(token, session.domain, session.projects, session.id, session.csrfToken);
       await store.set(next);
       await keystone.revoke(session.token).catch(() => undefined);
       return next;

@@ -16,9 +16,13 @@ export const ATTACHABLE_STATUSES = new Set([
   'SHELVED_OFFLOADED',
 ]);
 
-/** Cinder's `_attachment_reserve` statuses; `reserved` for shared volumes (bug 1747985 fixed). */
-const RESERVABLE_PLAIN = new Set(['available', 'downloading']);
-const RESERVABLE_SHARED = new Set(['available', 'in-use', 'downloading', 'reserved']);
+/*
+ * No list of the statuses Cinder reserves from: which statuses take an attachment differs between
+ * Cinder releases (a shared volume in `reserved`: refused before the fix of bug 1747985), so a
+ * list here would refuse what some cloud allows. Only an error status is predicted (no release
+ * attaches a volume in one); for the rest the attach asks the cloud, and its refusal comes back
+ * with its own message.
+ */
 
 export interface ServerFacts {
   id: string;
@@ -114,16 +118,11 @@ function volumeRefusals(server: ServerFacts, volume: VolumeFacts, holds: readonl
       },
     ];
   }
-  const allowed = volume.multiattach ? RESERVABLE_SHARED : RESERVABLE_PLAIN;
-  if (!allowed.has(volume.status)) {
-    const when = volume.multiattach ? 'available or in use' : 'available';
-    const error = volume.status.includes('error');
+  if (volume.status.startsWith('error')) {
     return [
       {
         code: 'volume_status',
-        message: error
-          ? `Volume ${label(volume)} is in an error state (${volume.status}) and cannot be attached.`
-          : `Volume ${label(volume)} is ${volume.status}; it can be attached only when ${when}.`,
+        message: `Volume ${label(volume)} is in an error state (${volume.status}) and cannot be attached.`,
       },
     ];
   }

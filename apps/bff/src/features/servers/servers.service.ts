@@ -1,5 +1,10 @@
 import type { Attachment, Server } from '@sv/shared';
-import { holdsOfServer, holdsOnServer, joinHolds } from '../../openstack/attachments.js';
+import {
+  holdsOfServer,
+  holdsOnServer,
+  joinHolds,
+  serverAttachmentLists,
+} from '../../openstack/attachments.js';
 import { listVolumeAttachments, listVolumes } from '../../openstack/cinder.js';
 import { cloudFor } from '../../openstack/cloud-client.js';
 import { findImage, listImages } from '../../openstack/glance.js';
@@ -51,9 +56,18 @@ export function serversService(changes: ChangeBus) {
 
     async get(session: SessionData, serverId: string): Promise<Server> {
       const cloud = cloudFor(session);
-      const server = await getServer(cloud, serverId);
+      // Two round trips: the server and both attachment lists (each needs only the id), then the
+      // held volumes and the image (each needs an id from the first).
+      const [serverAnswer, listsAnswer] = await Promise.allSettled([
+        getServer(cloud, serverId),
+        serverAttachmentLists(cloud, serverId),
+      ]);
+      // A server that is not there (or not this user's) is the server's own 404.
+      if (serverAnswer.status === 'rejected') throw serverAnswer.reason;
+      if (listsAnswer.status === 'rejected') throw listsAnswer.reason;
+      const server = serverAnswer.value;
       const [holds, image] = await Promise.all([
-        holdsOfServer(cloud, server),
+        holdsOfServer(cloud, server, listsAnswer.value),
         server.imageId ? findImage(cloud, server.imageId) : null,
       ]);
       const imageNames = new Map(image ? [[image.id, image.name]] : []);

@@ -70,7 +70,8 @@ function setup(opts: { attach?: Attachment | BffRefusal; readOnly?: typeof RO_OK
     bff.post(
       apiPaths.serverAttachments('srv-1'),
       attachmentSchema,
-      opts.attach ?? makeAttachment({ volumeId: 'vol-free', state: 'reserved' }),
+      opts.attach ??
+        makeAttachment({ volumeId: 'vol-free', state: 'reserved', serverName: null, volumeName: null }),
       { status: 201 },
     ),
   );
@@ -158,6 +159,10 @@ describe('AttachVolumeDialog from a server', () => {
       acknowledgeMultipleWriters: false,
     });
     expect(onAttached).toHaveBeenCalledWith(expect.objectContaining({ volumeId: 'vol-free' }));
+    // The BFF's answer names nothing (it reads nothing back): the dialog adds the names it knows.
+    expect(onAttached).toHaveBeenCalledWith(
+      expect.objectContaining({ serverName: subject.name, volumeName: 'scratch' }),
+    );
   });
 
   it('blocks a second writer until the risk is acknowledged, then sends the flag', async () => {

@@ -144,7 +144,18 @@ function AttachVolumeForm({ onClose, subject, readOnlyAttach, onAttached }: Atta
     };
     try {
       const attachment = await attach.mutateAsync({ serverId: v.serverId, data });
-      onAttached?.(attachment);
+      // The BFF answers with what the cloud accepted, without reading names back: the dialog
+      // knows them (the subject and the picked candidate), and the page refetches the rest.
+      const picked = byId.get(v[pickField])?.name || null;
+      const named =
+        subject.kind === 'server'
+          ? { serverName: subject.name, volumeName: picked }
+          : { serverName: picked, volumeName: subject.name };
+      onAttached?.({
+        ...attachment,
+        serverName: attachment.serverName ?? named.serverName,
+        volumeName: attachment.volumeName ?? named.volumeName,
+      });
       onClose();
     } catch (err) {
       if (err instanceof ApiRequestError) {
