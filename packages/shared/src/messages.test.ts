@@ -42,6 +42,8 @@ const cases: Array<
   ],
   ['user name too long', loginRequestSchema, { username: long(256), password: 'p' }],
   ['empty password', loginRequestSchema, { username: 'demo', password: '' }],
+  ['no password at all', loginRequestSchema, { username: 'demo' }],
+  ['no user name at all', loginRequestSchema, { password: 'p' }],
 ];
 
 describe('validation messages are written for people', () => {

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 
 export const loginRequestSchema = z.object({
-  username: z.string().trim().min(1, 'Enter your user name').max(255, 'Use at most 255 characters'),
-  password: z.string().min(1, 'Enter your password').max(4096, 'Use at most 4,096 characters'),
+  username: z
+    .string({ error: 'Enter your user name' })
+    .trim()
+    .min(1, 'Enter your user name')
+    .max(255, 'Use at most 255 characters'),
+  password: z
+    .string({ error: 'Enter your password' })
+    .min(1, 'Enter your password')
+    .max(4096, 'Use at most 4,096 characters'),
   /** Project name; empty means the user's first project. */
   project: z.string().trim().max(255, 'Use at most 255 characters').optional(),
   domain: z.string().trim().min(1).max(255).default('Default'),

@@ -410,6 +410,23 @@ export class BffFuzzer {
       }
       this.#last = after;
     }
-    if (/^\/api\/session/i.test(raw.path) || res.status === 401) await this.keepSignedIn();
+    if (/^\/api\/session/i.test(raw.path) || res.status === 401) {
+      await this.keepSignedIn();
+      // A sign-in revokes its spent unscoped token off the request path: wait for that to land
+      // before the next request's "before".
+      this.#last = await this.#quiet();
+    }
+  }
+
+  /** The cloud's tables once they stop changing (two equal reads 150 ms apart, for at most 3 s). */
+  async #quiet(): Promise<Digest> {
+    let last = await this.#digest();
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      const now = await this.#digest();
+      if (changedTables(last, now).length === 0) return now;
+      last = now;
+    }
+    return last;
   }
 }
