@@ -24,7 +24,8 @@ export function SortHeader({
     <th
       scope="col"
       aria-sort={active ? (view.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className={`px-3 py-2 font-semibold ${className}`}
+      // Positioned: the screen-reader text inside stays within the table's scrolling box.
+      className={`relative px-3 py-2 font-semibold ${className}`}
     >
       <button
         type="button"
