@@ -12,7 +12,10 @@ import { catalogRoutes } from './features/catalog/catalog.routes.js';
 import { hostsRoutes } from './features/hosts/hosts.routes.js';
 import { launchRoutes } from './features/launch/launch.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { serverListRoutes } from './features/servers/servers.list.js';
 import { serversRoutes } from './features/servers/servers.routes.js';
+import { projectsRoutes } from './features/projects/projects.routes.js';
+import { volumeListRoutes } from './features/volumes/volumes.list.js';
 import { volumesRoutes } from './features/volumes/volumes.routes.js';
 import { preflightRoutes } from './features/preflight/preflight.routes.js';
 import { topologyRoutes } from './features/topology/topology.routes.js';
@@ -99,6 +102,10 @@ export function createBffApp(deps: BffDeps): Express {
     ...preflightRoutes(),
     ...topologyRoutes({ authUrl: config.authUrl }),
     ...eventsRoutes(changes, { logger }),
+    // --- L: paged lists and project names ---
+    ...serverListRoutes(),
+    ...volumeListRoutes(),
+    ...projectsRoutes({ authUrl: config.authUrl }),
   ];
   routes.push(...openapiRoutes(() => routes));
 

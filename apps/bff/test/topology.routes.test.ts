@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudFor } from '../src/openstack/cloud-client.js';
-import { listProjectNames, projectNamesFor } from '../src/features/topology/project-names.js';
+import { listProjectNames, projectNamesFor } from '../src/openstack/project-names.js';
 import { composedTopology } from '../src/features/topology/topology.service.js';
 import { cloudData, sessionOfClient } from './helpers/cloud-data.js';
 import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';

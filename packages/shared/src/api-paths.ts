@@ -24,4 +24,8 @@ export const apiPaths = {
   topology: '/api/topology',
   events: '/api/events',
   openapi: '/api/openapi.json',
+  // --- L: paged lists and project names ---
+  serverPage: '/api/lists/servers',
+  volumePage: '/api/lists/volumes',
+  projects: '/api/projects',
 } as const;

@@ -2,7 +2,7 @@ import { type AttachMode, attachModeSchema } from '@sv/shared';
 import type { CloudClient } from './cloud-client.js';
 import { OpenStackFault } from './fault.js';
 import { VOLUME } from './microversions.js';
-import { type CollectionPage, listAllPages, queryString } from './paging.js';
+import { type CollectionPage, type CountedPage, listAllPages, queryString } from './paging.js';
 
 /** Cinder calls the BFF makes, turned into plain objects. Only this file knows Cinder's JSON. */
 
@@ -281,3 +281,60 @@ export async function listVolumeAttachments(
 
 /** The name the brief's callers may look for. */
 export const getVolumeAttachmentsDetail = listVolumeAttachments;
+
+// --- L: one page of volumes ---
+
+/** Filters and order Cinder applies to a volume list page (members' filters: resource_filters.json). */
+export interface VolumePageQuery {
+  status?: string;
+  availabilityZone?: string;
+  allProjects?: boolean;
+  projectId?: string;
+  sortKey: 'name' | 'status' | 'size' | 'created_at';
+  sortDir: 'asc' | 'desc';
+  /** Ask for the count of every match (3.45 `with_count`). */
+  withCount?: boolean;
+}
+
+function volumeFilters(cloud: CloudClient, q: VolumePageQuery): Record<string, string | undefined> {
+  return {
+    all_tenants: q.allProjects || q.projectId ? '1' : undefined,
+    project_id: q.projectId,
+    status: q.status,
+    availability_zone: q.availabilityZone,
+    sort_key: q.sortKey,
+    sort_dir: q.sortDir,
+    with_count: q.withCount && cloud.volumeHas('3.45') ? 'true' : undefined,
+  };
+}
+
+/** A fetcher of one detailed page of volumes, for `onePage`/`markerAfter`; `count` at 3.45. */
+export function volumePager(
+  cloud: CloudClient,
+  q: VolumePageQuery,
+): (paging: { limit: string; marker?: string }) => Promise<CountedPage<CinderVolume>> {
+  return async (paging) => {
+    const res = await cloud.cinder<CountedPage<RawVolume>>(
+      'GET',
+      `/volumes/detail${queryString({ ...volumeFilters(cloud, q), ...paging })}`,
+      { microversion: readVersion(cloud) },
+    );
+    const volumes = ((res.body.volumes ?? []) as RawVolume[]).map(toVolume);
+    return typeof res.body.count === 'number' ? { volumes, count: res.body.count } : { volumes };
+  };
+}
+
+/** The same pages from Cinder's summary list (ids and names): enough to find where a later page starts. */
+export function volumeIdPager(
+  cloud: CloudClient,
+  q: VolumePageQuery,
+): (paging: { limit: string; marker?: string }) => Promise<CollectionPage<{ id: string }>> {
+  return async (paging) => {
+    const res = await cloud.cinder<CollectionPage<{ id: string }>>(
+      'GET',
+      `/volumes${queryString({ ...volumeFilters(cloud, { ...q, withCount: false }), ...paging })}`,
+      { microversion: readVersion(cloud) },
+    );
+    return { volumes: ((res.body.volumes ?? []) as { id: string }[]).map((v) => ({ id: v.id })) };
+  };
+}

@@ -478,3 +478,65 @@ export async function listComputeHosts(cloud: CloudClient): Promise<ComputeHost[
       };
     });
 }
+
+// --- L: one page of servers ---
+
+/** Filters and order Nova applies to a server list page. */
+export interface ServerPageQuery {
+  /** A regular expression on the name (Nova matches it anywhere, ignoring case on MySQL). */
+  nameRegex?: string;
+  /** Nova's server status (ACTIVE, ERROR, …). */
+  status?: string;
+  /** A regular expression on the zone (admins always; members from 2.83). */
+  zoneRegex?: string;
+  allProjects?: boolean;
+  projectId?: string;
+  sortKey: 'display_name' | 'vm_state' | 'created_at';
+  sortDir: 'asc' | 'desc';
+}
+
+/** Members may filter on the zone from 2.83 (`_get_server_search_options`); admins always. */
+export const canFilterServersByZone = (cloud: CloudClient): boolean =>
+  cloud.session.isAdmin || versionAtLeast(readVersion(cloud), '2.83');
+
+function serverFilters(q: ServerPageQuery): Record<string, string | undefined> {
+  return {
+    all_tenants: q.allProjects || q.projectId ? '1' : undefined,
+    project_id: q.projectId,
+    name: q.nameRegex,
+    status: q.status,
+    availability_zone: q.zoneRegex,
+    sort_key: q.sortKey,
+    sort_dir: q.sortDir,
+  };
+}
+
+/** A fetcher of one detailed page of servers, for `onePage`/`markerAfter`. */
+export function serverPager(
+  cloud: CloudClient,
+  q: ServerPageQuery,
+): (paging: { limit: string; marker?: string }) => Promise<CollectionPage<NovaServer>> {
+  return async (paging) => {
+    const res = await cloud.nova<CollectionPage<RawServer>>(
+      'GET',
+      `/servers/detail${queryString({ ...serverFilters(q), ...paging })}`,
+      { microversion: readVersion(cloud) },
+    );
+    return { servers: ((res.body.servers ?? []) as RawServer[]).map(toServer) };
+  };
+}
+
+/** The same pages from Nova's plain list (ids and names): enough to find where a later page starts. */
+export function serverIdPager(
+  cloud: CloudClient,
+  q: ServerPageQuery,
+): (paging: { limit: string; marker?: string }) => Promise<CollectionPage<{ id: string }>> {
+  return async (paging) => {
+    const res = await cloud.nova<CollectionPage<{ id: string }>>(
+      'GET',
+      `/servers${queryString({ ...serverFilters(q), ...paging })}`,
+      { microversion: readVersion(cloud) },
+    );
+    return { servers: ((res.body.servers ?? []) as { id: string }[]).map((s) => ({ id: s.id })) };
+  };
+}

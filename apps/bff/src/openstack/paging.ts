@@ -44,3 +44,97 @@ export async function listAllPages<Item extends { id: string }>(
     marker = last.id;
   }
 }
+
+// --- L: one page at a time ---
+
+/** What a paged call asks the cloud for: how many, after which item, and whether to count (Cinder 3.45). */
+export interface PagingParams {
+  limit: string;
+  marker?: string;
+}
+
+/** An answer that may carry the cloud's count of every match (Cinder's `with_count`). */
+export type CountedPage<Item> = Record<string, Item[] | Link[] | number | undefined>;
+
+/** The most items a filtered page reads from the cloud before it stops and says where it got to. */
+export const SCAN_LIMIT = 2000;
+
+export interface OnePage<Item> {
+  items: Item[];
+  /** The id to start the next page after; null when nothing follows. */
+  nextMarker: string | null;
+  /** The cloud's count of every match, when it gave one. */
+  count: number | null;
+}
+
+/**
+ * One page of `size` items starting after `marker`. Without `keep`, one call asks for `size + 1`
+ * items: the extra one only says whether a next page exists. With `keep` (a filter the cloud cannot
+ * apply), pages are read one after another and filtered here until `size + 1` items are kept, the
+ * collection ends, or `scanLimit` items were read (then the page ends early and `nextMarker` is the
+ * last item read, so the next page goes on from there).
+ */
+export async function onePage<Item extends { id: string }>(
+  collection: string,
+  fetchPage: (paging: PagingParams) => Promise<CountedPage<Item>>,
+  opts: { size: number; marker?: string; keep?: (item: Item) => boolean; scanLimit?: number },
+): Promise<OnePage<Item>> {
+  const { size, keep } = opts;
+  const scanLimit = opts.scanLimit ?? SCAN_LIMIT;
+  const batch = keep ? Math.min(Math.max(size + 1, 100), PAGE_SIZE) : size + 1;
+  const kept: Item[] = [];
+  let marker = opts.marker;
+  let count: number | null = null;
+  let read = 0;
+  for (;;) {
+    const body = await fetchPage({ limit: String(batch), ...(marker !== undefined ? { marker } : {}) });
+    if (count === null && typeof body.count === 'number') count = body.count;
+    const page = (body[collection] ?? []) as Item[];
+    for (const item of page) {
+      read += 1;
+      if (keep && !keep(item)) continue;
+      kept.push(item);
+      if (kept.length > size) {
+        const items = kept.slice(0, size);
+        return { items, nextMarker: items.at(-1)?.id ?? null, count };
+      }
+    }
+    const last = page.at(-1);
+    // A short page is the end, whatever the links say (Nova links a full last page).
+    if (!last || page.length < batch) return { items: kept, nextMarker: null, count };
+    if (read >= scanLimit) return { items: kept, nextMarker: last.id, count };
+    marker = last.id;
+  }
+}
+
+/** Where a later page starts: after `marker`, or nowhere when the collection has only `total` items. */
+export type Skipped = { marker: string | undefined } | { marker: null; total: number };
+
+/**
+ * The marker that starts item number `skip + 1`: the id of the `skip`-th item, read page by page
+ * (with `fetchPage` answering ids at least, and `keep` as in onePage). Undefined when `skip` is 0;
+ * null, with the number of items there are, when there are no more than `skip`.
+ */
+export async function markerAfter<Item extends { id: string }>(
+  collection: string,
+  fetchPage: (paging: PagingParams) => Promise<CountedPage<Item>>,
+  skip: number,
+  keep?: (item: Item) => boolean,
+): Promise<Skipped> {
+  if (skip <= 0) return { marker: undefined };
+  let seen = 0;
+  let marker: string | undefined;
+  for (;;) {
+    const batch = keep ? PAGE_SIZE : Math.min(skip - seen, PAGE_SIZE);
+    const body = await fetchPage({ limit: String(batch), ...(marker !== undefined ? { marker } : {}) });
+    const page = (body[collection] ?? []) as Item[];
+    for (const item of page) {
+      if (keep && !keep(item)) continue;
+      seen += 1;
+      if (seen === skip) return { marker: item.id };
+    }
+    const last = page.at(-1);
+    if (!last || page.length < batch) return { marker: null, total: seen };
+    marker = last.id;
+  }
+}

@@ -245,6 +245,10 @@ const rows: Row[] = [
   },
   { route: 'GET /api/topology', expect: signedIn(200), probe: () => ({ path: '/api/topology' }) },
   { route: 'GET /api/events', expect: signedIn(200), probe: () => ({ path: '/api/events' }) },
+  // --- L: paged lists and project names ---
+  { route: 'GET /api/lists/servers', expect: signedIn(200), probe: () => ({ path: '/api/lists/servers' }) },
+  { route: 'GET /api/lists/volumes', expect: signedIn(200), probe: () => ({ path: '/api/lists/volumes' }) },
+  { route: 'GET /api/projects', expect: signedIn(200), probe: () => ({ path: '/api/projects' }) },
 ];
 
 /** One call as a role, kept for the token, cookie and leak checks. */
@@ -544,6 +548,25 @@ function crossProjectAllowances(w: AuthzWorld): Allowance[] {
       why: 'Nova shows a server’s owner its volumes',
     },
     { role: 'other', value: w.cross.attachment, path: serverViews, why: 'and their Cinder attachment ids' },
+    // --- L: the paged lists show what the whole lists show ---
+    ...(['reader', 'member'] as const).map((role) => ({
+      role,
+      value: w.cross.server,
+      path: /^\/api\/lists\/volumes(\?|$)/,
+      why: 'Cinder shows a volume’s owner every server holding it (not its name)',
+    })),
+    {
+      role: 'other',
+      value: w.cross.volume,
+      path: /^\/api\/lists\/servers(\?|$)/,
+      why: 'Nova shows a server’s owner its volumes',
+    },
+    {
+      role: 'other',
+      value: w.cross.attachment,
+      path: /^\/api\/lists\/servers(\?|$)/,
+      why: 'and their Cinder attachment ids',
+    },
   ];
 }
 

@@ -121,6 +121,24 @@ export const bffEndpoints: BffEndpoint[] = [
       ]),
   }),
   E('GET /api/events'),
+  // --- L: paged lists and project names ---
+  E('GET /api/lists/servers', {
+    query: ({ n }) =>
+      pick(n, [
+        '',
+        'all=1',
+        'sort=status&dir=desc',
+        'q=web&limit=5',
+        'page=3&limit=2',
+        'attached=no',
+        'zone=nova',
+      ]),
+  }),
+  E('GET /api/lists/volumes', {
+    query: ({ n }) =>
+      pick(n, ['', 'all=1', 'sort=size&dir=asc', 'shared=yes', 'attached=yes&page=2', 'status=available']),
+  }),
+  E('GET /api/projects'),
 ];
 
 /** The kind of id a path parameter holds. */

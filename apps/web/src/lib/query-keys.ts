@@ -4,14 +4,20 @@ export const queryKeys = {
   volumes: {
     all: ['volumes'] as const,
     list: (all: boolean) => ['volumes', 'list', all] as const,
+    /** One page of the paged list, by its BFF query. */
+    page: (query: string) => ['volumes', 'page', query] as const,
     detail: (id: string) => ['volumes', 'detail', id] as const,
   },
   servers: {
     all: ['servers'] as const,
     list: (all: boolean) => ['servers', 'list', all] as const,
+    /** One page of the paged list, by its BFF query. */
+    page: (query: string) => ['servers', 'page', query] as const,
     detail: (id: string) => ['servers', 'detail', id] as const,
   },
   volumeTypes: ['volume-types'] as const,
+  /** Project names (an admin's: every project's). */
+  projects: ['projects'] as const,
   flavors: ['flavors'] as const,
   images: ['images'] as const,
   zones: ['zones'] as const,

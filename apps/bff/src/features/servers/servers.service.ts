@@ -13,7 +13,7 @@ import { forbidden } from '../../platform/errors.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { SessionData } from '../../platform/session-store.js';
 
-function toServerView(
+export function toServerView(
   s: NovaServer,
   attachments: Attachment[],
   imageNames: Map<string, string>,

@@ -7,7 +7,7 @@ import { OpenStackFault } from '../../openstack/fault.js';
 import { type ExtTopology, getTopologyExtension } from '../../openstack/topology.js';
 import { forbidden } from '../../platform/errors.js';
 import type { SessionData } from '../../platform/session-store.js';
-import { projectNamesFor } from './project-names.js';
+import { projectNamesFor } from '../../openstack/project-names.js';
 
 /** How long an attachment may sit in a transitional state before it is flagged (the extension's default). */
 export const STUCK_AFTER_SECONDS = 300;

@@ -1,4 +1,12 @@
-import { acceptedSchema, apiPaths, serverListSchema, serverSchema } from '@sv/shared';
+import {
+  acceptedSchema,
+  apiPaths,
+  availabilityZoneListSchema,
+  projectListSchema,
+  type Server,
+  serverPageSchema,
+  serverSchema,
+} from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -32,9 +40,31 @@ const web1 = makeServer({
 });
 const building = makeServer({ id: 'srv-2', name: 'web-2', status: 'BUILD', task: 'spawning' });
 
+/** The BFF's paged list answering every query with `servers` (a function: per call), and the zones and projects. */
+function serversPage(servers: Server[] | (() => Server[])) {
+  return [
+    bff.get(
+      apiPaths.serverPage,
+      serverPageSchema,
+      () => {
+        const list = typeof servers === 'function' ? servers() : servers;
+        return {
+          servers: list,
+          page: { number: 1, size: 20, nextMarker: null, total: list.length, atLeast: list.length },
+        };
+      },
+      { anyQuery: true },
+    ),
+    bff.get(apiPaths.availabilityZones, availabilityZoneListSchema, {
+      zones: [{ name: 'nova', available: true }],
+    }),
+    bff.get(apiPaths.projects, projectListSchema, { projects: [{ id: 'p-demo', name: 'demo' }] }),
+  ];
+}
+
 describe('ServersPage', () => {
   it('lists servers with flavor, zone and attachment count; host only for admins', async () => {
-    network.use(bff.get(apiPaths.servers, serverListSchema, { servers: [web1, building] }));
+    network.use(...serversPage([web1, building]));
     renderWithProviders(<ServersPage session={makeSession()} />);
     const row = (await screen.findByRole('link', { name: 'web-1' })).closest('tr') as HTMLElement;
     expect(row).toHaveTextContent('m1.small');
@@ -46,9 +76,9 @@ describe('ServersPage', () => {
   it('polls while a server is building and stops when it is active', async () => {
     let n = 0;
     network.use(
-      bff.get(apiPaths.servers, serverListSchema, () => {
+      ...serversPage(() => {
         n += 1;
-        return { servers: [n < 2 ? building : { ...building, status: 'ACTIVE', task: null }] };
+        return [n < 2 ? building : { ...building, status: 'ACTIVE', task: null }];
       }),
     );
     const calls = recordRequests();
@@ -63,7 +93,7 @@ describe('ServersPage', () => {
   });
 
   it('shows hosts and the All projects switch to admins', async () => {
-    network.use(bff.get(apiPaths.servers, serverListSchema, { servers: [web1] }));
+    network.use(...serversPage([web1]));
     renderWithProviders(<ServersPage session={makeSession({ isAdmin: true })} />);
     await screen.findByRole('link', { name: 'web-1' });
     expect(screen.getByRole('columnheader', { name: 'Host' })).toBeInTheDocument();

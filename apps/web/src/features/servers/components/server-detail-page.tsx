@@ -3,6 +3,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ModeBadge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { ProjectName } from '../../../components/ui/project-name';
 import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -123,6 +124,11 @@ function ServerDetail({
         <Item label="Image">{s.image ? (s.image.name ?? s.image.id) : 'Booted from a volume'}</Item>
         <Item label="Availability zone">{s.availabilityZone ?? '—'}</Item>
         {session.isAdmin && <Item label="Host">{s.host ?? '—'}</Item>}
+        {session.isAdmin && (
+          <Item label="Project">
+            <ProjectName id={s.projectId} />
+          </Item>
+        )}
         <Item label="Created">
           <DateTime value={s.createdAt} />
         </Item>

@@ -1,4 +1,4 @@
-import { acceptedSchema, apiPaths, preflightSchema, volumeSchema } from '@sv/shared';
+import { acceptedSchema, apiPaths, preflightSchema, projectListSchema, volumeSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
@@ -23,7 +23,14 @@ const attached = makeVolume({
 });
 
 function show(volume = attached, session = makeSession(), extra: RequestHandler[] = []) {
-  server.use(bff.get(apiPaths.volume(volume.id), volumeSchema, volume), ...extra);
+  server.use(
+    bff.get(apiPaths.volume(volume.id), volumeSchema, volume),
+    // Admins see project names (GET /api/projects); members never ask.
+    bff.get(apiPaths.projects, projectListSchema, {
+      projects: [{ id: volume.projectId ?? 'p', name: 'research' }],
+    }),
+    ...extra,
+  );
   const calls = recordRequests();
   renderWithProviders(<VolumeDetailPage session={session} slots={slots} />, {
     url: `/volumes/${volume.id}`,
@@ -48,6 +55,8 @@ describe('VolumeDetailPage', () => {
     const table = await screen.findByRole('table');
     expect(within(table).getByRole('columnheader', { name: 'Host' })).toBeInTheDocument();
     expect(within(table).getByText('cmp-2')).toBeInTheDocument();
+    // The project by its name, not its id.
+    expect(await screen.findByText('research')).toBeInTheDocument();
   });
 
   it('disables delete with the reason while the volume is attached', async () => {

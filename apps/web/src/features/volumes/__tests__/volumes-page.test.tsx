@@ -1,8 +1,10 @@
 import {
   apiPaths,
+  availabilityZoneListSchema,
   imageListSchema,
+  projectListSchema,
   type Volume,
-  volumeListSchema,
+  volumePageSchema,
   volumeSchema,
   volumeTypeListSchema,
 } from '@sv/shared';
@@ -41,11 +43,25 @@ const types = {
 };
 const images = { images: [{ id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 3 * 1024 ** 3 }] };
 
-/** The BFF of these tests: the project's volumes, every project's (?all=1), types and images. */
+/** One page holding every volume given. */
+const onePage = (volumes: Volume[]) => ({
+  volumes,
+  page: { number: 1, size: 20, nextMarker: null, total: volumes.length, atLeast: volumes.length },
+});
+
+/** The BFF of these tests: the project's volumes, every project's (all=1), zones, types and images. */
 function answerAsTheBff(projectVolumes: Volume[] = [shared, plain]) {
   server.use(
-    bff.get(apiPaths.volumes, volumeListSchema, { volumes: projectVolumes }),
-    bff.get(`${apiPaths.volumes}?all=1`, volumeListSchema, { volumes: [shared] }),
+    bff.get(
+      apiPaths.volumePage,
+      volumePageSchema,
+      ({ url }) => onePage(url.searchParams.get('all') === '1' ? [shared] : projectVolumes),
+      { anyQuery: true },
+    ),
+    bff.get(apiPaths.availabilityZones, availabilityZoneListSchema, {
+      zones: [{ name: 'nova', available: true }],
+    }),
+    bff.get(apiPaths.projects, projectListSchema, { projects: [{ id: 'p-demo', name: 'demo' }] }),
     bff.get(apiPaths.volumeTypes, volumeTypeListSchema, types),
     bff.get(apiPaths.images, imageListSchema, images),
   );
@@ -90,7 +106,7 @@ describe('VolumesPage', () => {
     expect(row).toHaveTextContent('1 attachment record not known to the compute service');
   });
 
-  it('gives admins an All projects switch that asks for ?all=1', async () => {
+  it('gives admins an All projects switch that asks for all=1', async () => {
     answerAsTheBff();
     const calls = recordRequests();
     const user = userEvent.setup();
@@ -98,20 +114,21 @@ describe('VolumesPage', () => {
     await screen.findByRole('link', { name: 'scratch' });
     await user.click(screen.getByRole('switch', { name: 'All projects' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'scratch' })).toBeNull());
-    expect(calls.some((c) => c.path === `${apiPaths.volumes}?all=1`)).toBe(true);
+    expect(calls.some((c) => c.path.startsWith(`${apiPaths.volumePage}?all=1&`))).toBe(true);
     expect(screen.getByRole('columnheader', { name: 'Project' })).toBeInTheDocument();
   });
 
   it('shows an empty state and a load error where they happen', async () => {
-    server.use(bff.get(apiPaths.volumes, volumeListSchema, { volumes: [] }));
+    answerAsTheBff([]);
     const first = renderWithProviders(<VolumesPage session={makeSession()} />);
     expect(await screen.findByText('This project has no volumes yet')).toBeInTheDocument();
     first.unmount();
     server.use(
       bff.get(
-        apiPaths.volumes,
-        volumeListSchema,
+        apiPaths.volumePage,
+        volumePageSchema,
         bffError(503, 'cloud_unavailable', 'The volume service is down.'),
+        { anyQuery: true },
       ),
     );
     renderWithProviders(<VolumesPage session={makeSession()} />);

@@ -3,6 +3,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Badge, ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { ProjectName } from '../../../components/ui/project-name';
 import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -160,7 +161,11 @@ function VolumeDetail({
           <DateTime value={v.createdAt} />
         </Item>
         {v.readonly && <Item label="Read-only flag">Set on the volume: every attachment is read-only</Item>}
-        {session.isAdmin && <Item label="Project">{projectName(session, v.projectId)}</Item>}
+        {session.isAdmin && (
+          <Item label="Project">
+            <ProjectName id={v.projectId} />
+          </Item>
+        )}
         {v.description && <Item label="Description">{v.description}</Item>}
       </dl>
 
@@ -285,9 +290,4 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
       <dd className="mt-0.5 text-slate-900">{children}</dd>
     </div>
   );
-}
-
-function projectName(session: Session, projectId: string | null): string {
-  if (!projectId) return '—';
-  return session.projects.find((p) => p.id === projectId)?.name ?? projectId;
 }

@@ -1,7 +1,7 @@
 import type { ProjectRef } from '@sv/shared';
-import { OpenStackFault } from '../../openstack/fault.js';
-import { callOpenStack } from '../../openstack/http.js';
-import type { SessionData } from '../../platform/session-store.js';
+import { OpenStackFault } from './fault.js';
+import { callOpenStack } from './http.js';
+import type { SessionData } from '../platform/session-store.js';
 
 interface KeystoneProjects {
   projects: { id: string; name: string }[];
