@@ -121,6 +121,9 @@ export const bffEndpoints: BffEndpoint[] = [
       ]),
   }),
   E('GET /api/events'),
+  // --- M: actions on a launch's failed servers ---
+  E('POST /api/launches/:id/delete-failed'),
+  E('POST /api/launches/:id/retry-failed'),
 ];
 
 /** The kind of id a path parameter holds. */
