@@ -42,7 +42,10 @@ const QUIET_MS = 150;
  * on a busy machine the BFF can pause tens of ms between two calls of a round, so the cut is near 100.
  */
 const ROUND_GAP_MS = 90;
-/** How often the bench asks for a launch's progress (the web app asks every second; this costs no cloud call). */
+/**
+ * How often the bench asks for a launch's progress (the web app refetches it on each of the launch's
+ * live-update events, and polls only while the stream is down; this costs no cloud call).
+ */
 const LAUNCH_POLL_MS = 200;
 /** The BFF polls the cloud every 2.5 s while a live-update stream is open. */
 const STREAM_HOLD_MS = 3 * 2_500 + 700;
@@ -424,7 +427,7 @@ async function startStack(ctx: BenchContext, latencyMs: number, backendDelayMs: 
     bff = await spawnBff({
       authUrl: `${proxy.url}/identity/v3`,
       name: 'bff',
-      env: { DATABASE_URL: '' },
+      env: { DATABASE_URL: '', BFF_DATABASE_FILE: ':memory:' },
     });
     Object.assign(stack, { cloud, proxy, bff });
     return stack;
@@ -569,7 +572,7 @@ export async function run(ctx: BenchContext): Promise<BenchSection[]> {
         stack.serialBff ??= await spawnBff({
           authUrl: `${proxy.url}/identity/v3`,
           name: 'bff-serial',
-          env: { DATABASE_URL: '', BFF_LAUNCH_STRATEGY: 'serial' },
+          env: { DATABASE_URL: '', BFF_DATABASE_FILE: ':memory:', BFF_LAUNCH_STRATEGY: 'serial' },
         });
         bff = stack.serialBff.url;
       }
@@ -589,7 +592,7 @@ export async function run(ctx: BenchContext): Promise<BenchSection[]> {
           };
           const plan = await measure(proxy, () => demo.post(apiPaths.launchPlan, request));
           const sample = await measureLaunch(proxy, demo, request, plan);
-          // The poll row asks the BFF that ran the launch (each keeps its launches in memory).
+          // The poll row asks the BFF that ran the launch (each keeps its launches in its own memory here).
           if (bff === bffUrl) lastLaunchId = sample.id;
           launches.set(`${path}/${n}`, [...(launches.get(`${path}/${n}`) ?? []), sample.result]);
           await ops.deleteServers(sample.serverIds);
