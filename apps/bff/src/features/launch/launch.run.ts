@@ -3,7 +3,13 @@ import { writersOf } from '../../openstack/attachments.js';
 import { findVolume } from '../../openstack/cinder.js';
 import type { CloudClient } from '../../openstack/cloud-client.js';
 import { OpenStackFault } from '../../openstack/fault.js';
-import { isVolumeBusy, launchBlockDevices, type VolumeMapping } from '../../openstack/launch-calls.js';
+import {
+  ATTACH_CONCURRENCY,
+  CREATE_CONCURRENCY,
+  isVolumeBusy,
+  launchBlockDevices,
+  type VolumeMapping,
+} from '../../openstack/launch-calls.js';
 import {
   attachVolume,
   type CreateServersInput,
@@ -191,10 +197,6 @@ function createInput(
     ...(count > 1 ? { minCount: count, maxCount: count } : {}),
   };
 }
-
-/** How many creates, and how many attaches, a launch keeps in flight at once. */
-export const CREATE_CONCURRENCY = 4;
-export const ATTACH_CONCURRENCY = 4;
 
 /** Runs `fn` on each item, at most `limit` at a time. */
 export async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
