@@ -20,9 +20,12 @@ const resultsDir = resolve(root, '.test-results');
 if (!process.env.E2E_DATABASE_URL) {
   mkdirSync(resultsDir, { recursive: true });
   for (const f of readdirSync(resultsDir)) {
-    if (/^e2e-\d+\.db(-wal|-shm|-journal)?$/.test(f)) rmSync(resolve(resultsDir, f), { force: true });
+    if (/^e2e-\d+(-bff)?\.db(-wal|-shm|-journal)?$/.test(f)) rmSync(resolve(resultsDir, f), { force: true });
   }
-  process.env.E2E_DATABASE_URL = `file:${resolve(resultsDir, `e2e-${Date.now()}.db`)}`;
+  const stamp = Date.now();
+  process.env.E2E_DATABASE_URL = `file:${resolve(resultsDir, `e2e-${stamp}.db`)}`;
+  // The dashboard's launches, in a file of their own next to it (a journey restarts the dashboard on it).
+  process.env.E2E_BFF_DATABASE_FILE = resolve(resultsDir, `e2e-${stamp}-bff.db`);
 }
 
 export default defineConfig({
@@ -73,6 +76,7 @@ export default defineConfig({
       CLOUD_PORT,
       PORT,
       DATABASE_URL: process.env.E2E_DATABASE_URL,
+      BFF_DATABASE_FILE: process.env.E2E_BFF_DATABASE_FILE ?? resolve(resultsDir, 'e2e-bff.db'),
       CLOUD_BACKEND_DELAY_MS: '200',
       LOG_LEVEL: 'warn',
       // Every journey signs in through the UI and the API; the default 20 per 15 min is for people.

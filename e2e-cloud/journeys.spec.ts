@@ -200,7 +200,10 @@ test('launch-3', async ({ page }, testInfo) => {
   await signIn(page, env.member);
 
   const t0 = performance.now();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Launch' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Launch', exact: true })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Launch servers' })).toBeVisible();
   const next = async (step: string) => {
     await page.getByRole('button', { name: `Next: ${step}` }).click();

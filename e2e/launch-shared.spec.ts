@@ -46,7 +46,10 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   await signIn(page, USERS.member, scan);
   await expect(page.getByRole('link', { name: bootName })).toBeVisible();
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Launch' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Launch', exact: true })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Launch servers' })).toBeVisible();
 
   // Step 1: details.

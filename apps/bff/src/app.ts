@@ -10,7 +10,8 @@ import { type LoginLimiter, loginLimiterFor } from './features/auth/login-limits
 import { attachmentsRoutes } from './features/attachments/attachments.routes.js';
 import { catalogRoutes } from './features/catalog/catalog.routes.js';
 import { hostsRoutes } from './features/hosts/hosts.routes.js';
-import { launchRoutes } from './features/launch/launch.routes.js';
+import { launchRoutes, launchServiceFor } from './features/launch/launch.routes.js';
+import type { LaunchService } from './features/launch/launch.service.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { serverListRoutes } from './features/servers/servers.list.js';
 import { serversRoutes } from './features/servers/servers.routes.js';
@@ -44,6 +45,8 @@ export interface BffDeps {
   loginLimiter?: LoginLimiter;
   /** The per-volume critical section; made from the config (PostgreSQL or memory) when not given. */
   volumeLock?: VolumeLock;
+  /** Launches and their store; made from the config when not given (main.ts and tests stop it). */
+  launches?: LaunchService;
 }
 
 /** Builds the BFF. It never listens: main.ts and the tests do. */
@@ -98,7 +101,14 @@ export function createBffApp(deps: BffDeps): Express {
     ...attachmentsRoutes(changes, volumeLock),
     ...catalogRoutes(),
     ...hostsRoutes(),
-    ...launchRoutes({ config, logger, changes, volumeLock }),
+    ...launchRoutes({
+      config,
+      logger,
+      changes,
+      volumeLock,
+      sessions,
+      service: deps.launches ?? launchServiceFor({ config, logger, changes, sessions, volumeLock }),
+    }),
     ...preflightRoutes(),
     ...topologyRoutes({ authUrl: config.authUrl }),
     ...eventsRoutes(changes, { logger }),

@@ -89,6 +89,8 @@ export const envSchema = z.object({
   /** `serial` forces the fallback launch strategy even when the cloud has 2.105. */
   BFF_LAUNCH_STRATEGY: z.enum(['auto', 'serial']).default('auto'),
   WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
+  /** The embedded SQLite file that keeps launches when DATABASE_URL is not PostgreSQL. */
+  BFF_DATABASE_FILE: z.string().min(1).default(resolve(repoRoot, 'data/bff.db')),
   /** Failed sign-ins per client address per window; then that address is refused until the window ends. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(50),
   /** Failed sign-ins per account (domain + user name) per window, from any address. */
@@ -124,6 +126,8 @@ export interface BffConfig {
   /** How log lines look (LOG_FORMAT, NO_COLOR, FORCE_COLOR and whether stdout is a terminal). */
   logOutput: LogOutput;
   launchStrategy: 'auto' | 'serial';
+  /** Where launches are kept without PostgreSQL: an SQLite file (`:memory:`: this process only). */
+  databaseFile: string;
   webDist: string;
   /** Failed sign-ins per client address per window. */
   loginRateLimit: number;
@@ -157,6 +161,7 @@ export function loadConfig(
     logOutput: logOutputFor(e, stdoutIsTTY),
     launchStrategy: e.BFF_LAUNCH_STRATEGY,
     webDist: e.WEB_DIST,
+    databaseFile: e.BFF_DATABASE_FILE,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginAccountRateLimit: e.LOGIN_ACCOUNT_RATE_LIMIT,
     loginRateWindowMs: e.LOGIN_RATE_WINDOW_MINUTES * 60_000,

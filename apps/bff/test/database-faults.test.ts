@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgLaunchStore } from '../src/features/launch/launch.store.js';
+import { SqlLaunchStore } from '../src/features/launch/launch.store.js';
 import { faultFromBody, toApiError } from '../src/openstack/fault.js';
 import { createLogger } from '../src/platform/logger.js';
 import { PgSessionStore } from '../src/platform/session-store.js';
@@ -100,7 +100,7 @@ describe.runIf(pgUrl)('a launch store whose first connection failed', () => {
     const name = `launches_${randomBytes(5).toString('hex')}`;
     const url = new URL(pgUrl!);
     url.pathname = `/${name}`;
-    const store = new PgLaunchStore(url.toString(), log);
+    const store = SqlLaunchStore.postgres(url.toString(), log);
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     try {

@@ -239,7 +239,9 @@ describe('the plan', () => {
       },
     ]);
     expect(plan.body.requests[0]).toMatch(/^POST \/servers at compute 2\.93, 2 times, one server each/);
-    expect(plan.body.requests[2]).toMatch(/os-volume_attachments at compute 2\.93 on each server in turn/);
+    expect(plan.body.requests[2]).toMatch(
+      /os-volume_attachments at compute 2\.93 on each server once it is ACTIVE, up to 4 at once/,
+    );
 
     // Read-write works there: single creates at 2.93, then one attach at a time.
     const res = await c.post(

@@ -21,6 +21,8 @@ export const apiPaths = {
   launches: '/api/launches',
   launchPlan: '/api/launches/plan',
   launch: (id: string) => `/api/launches/${encodeURIComponent(id)}`,
+  launchDeleteFailed: (id: string) => `/api/launches/${encodeURIComponent(id)}/delete-failed`,
+  launchRetryFailed: (id: string) => `/api/launches/${encodeURIComponent(id)}/retry-failed`,
   topology: '/api/topology',
   events: '/api/events',
   openapi: '/api/openapi.json',

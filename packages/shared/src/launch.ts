@@ -67,20 +67,51 @@ export const launchServerProgressSchema = z.object({
     }),
   ),
   error: z.string().nullable(),
+  /** A failed server deleted by "delete the failed servers": `deleting` until the cloud has let it go. */
+  removal: z.enum(['deleting', 'deleted']).nullable().optional(),
 });
 export type LaunchServerProgress = z.infer<typeof launchServerProgressSchema>;
+
+/** What one action on a launch did to one server. */
+export const launchActionResultSchema = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  serverId: z.string().nullable(),
+  /** In words: "Deleted", "Re-created", "Was active after all", or the cloud's refusal. */
+  outcome: z.string(),
+  ok: z.boolean(),
+});
+
+/**
+ * Something done to a launch after it started: the user's two actions on its failed servers,
+ * and the dashboard picking it up after a restart (or marking it interrupted when it could not).
+ */
+export const launchActionSchema = z.object({
+  kind: z.enum(['delete-failed', 'retry-failed', 'resumed', 'interrupted']),
+  at: z.string(),
+  results: z.array(launchActionResultSchema),
+});
+export type LaunchAction = z.infer<typeof launchActionSchema>;
+
+export const launchStatusSchema = z.enum(['running', 'succeeded', 'partial', 'failed', 'interrupted']);
+export type LaunchStatus = z.infer<typeof launchStatusSchema>;
 
 export const launchSchema = z.object({
   id: z.string(),
   strategy: z.enum(['multi-create', 'serial']),
-  /** running until every server is active or failed */
-  status: z.enum(['running', 'succeeded', 'partial', 'failed']),
+  /**
+   * running until every server is active or failed; interrupted when the dashboard stopped
+   * while it ran and no dashboard process could continue it.
+   */
+  status: launchStatusSchema,
   request: launchRequestSchema,
   reservationId: z.string().nullable(),
   servers: z.array(launchServerProgressSchema),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   summary: z.string(),
+  /** Newest last. */
+  actions: z.array(launchActionSchema).optional(),
 });
 export type Launch = z.infer<typeof launchSchema>;
 

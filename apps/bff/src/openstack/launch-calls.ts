@@ -4,6 +4,10 @@ import { COMPUTE, versionAtLeast } from './microversions.js';
 import { OpenStackFault } from './fault.js';
 import type { BlockDevice } from './nova.js';
 
+/** How many creates, and how many attaches, a launch keeps in flight at once. */
+export const CREATE_CONCURRENCY = 4;
+export const ATTACH_CONCURRENCY = 4;
+
 /**
  * What a launch needs beyond nova.ts and cinder.ts: the block device mappings of its creates,
  * recognising Cinder's "volume busy" refusal, and the requests it sends, in words, for the plan.
@@ -66,11 +70,11 @@ export function describeMultiCreate(
 ): string[] {
   return [
     `POST /servers at compute ${COMPUTE.enhancements} (min_count=max_count=${count}, return_reservation_id): ${volumeWords(boot, imageId, data)}`,
-    `GET /servers/detail?reservation_id=… until all ${count} servers are ACTIVE or ERROR`,
+    `GET /servers/detail?reservation_id=… once, then GET /servers/detail?name=… and one GET /volumes/{id} per volume a round, until all ${count} servers are ACTIVE or ERROR with their volumes attached`,
   ];
 }
 
-/** The single creates, the wait, and each data volume's attaches, in order. */
+/** The single creates (a few at a time), the wait, and each data volume's attaches (a few at a time). */
 export function describeSerial(
   cloud: CloudClient,
   count: number,
@@ -82,11 +86,11 @@ export function describeSerial(
   const modes = versionAtLeast(version, COMPUTE.enhancements);
   const retry = boot && count > 1 ? '; retried while the boot volume is reserved or attaching' : '';
   return [
-    `POST /servers at compute ${version}, ${count === 1 ? 'once' : `${count} times, one server each`}: ${volumeWords(boot, imageId, [])}${retry}`,
-    'GET /servers/{id} for each server until it is ACTIVE or ERROR',
+    `POST /servers at compute ${version}, ${count === 1 ? 'once' : `${count} times, one server each, up to ${CREATE_CONCURRENCY} at once`}: ${volumeWords(boot, imageId, [])}${retry}`,
+    'GET /servers/detail?name=… (one listing for every server) a round until each is ACTIVE or ERROR',
     ...data.map(
       (d) =>
-        `POST /servers/{id}/os-volume_attachments at compute ${version} on each server in turn: volume ${d.volumeId}${modes ? ` (attach_mode ${d.mode})` : ''}; each waits until Cinder reports it attached, retried while the volume is reserved or attaching`,
+        `POST /servers/{id}/os-volume_attachments at compute ${version} on each server once it is ACTIVE, up to ${ATTACH_CONCURRENCY} at once: volume ${d.volumeId}${modes ? ` (attach_mode ${d.mode})` : ''}; one GET /volumes/{id} a round says which are attached; retried while the volume is reserved or attaching`,
     ),
   ];
 }

@@ -197,12 +197,20 @@ function toAttachment(a: RawAttachment): NovaAttachment {
  */
 export async function listServers(
   cloud: CloudClient,
-  opts: { allProjects?: boolean; reservationId?: string; projectId?: string; host?: string } = {},
+  opts: {
+    allProjects?: boolean;
+    reservationId?: string;
+    projectId?: string;
+    host?: string;
+    /** Nova's `name` filter: a regular expression. */
+    name?: string;
+  } = {},
 ): Promise<NovaServer[]> {
   const servers = await listAllPages<RawServer>('servers', async (paging) => {
     const filters = {
       all_tenants: opts.allProjects ? '1' : undefined,
       reservation_id: opts.reservationId,
+      name: opts.name,
       project_id: opts.projectId,
       host: opts.host,
     };

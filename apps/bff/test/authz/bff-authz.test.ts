@@ -243,6 +243,18 @@ const rows: Row[] = [
     expect: { ...demos(200, missing), admin: missing },
     probe: () => ({ path: `/api/launches/${launches.get('member')}` }),
   },
+  // --- M: actions on a launch's failed servers ---
+  {
+    // The member's launch succeeded: nothing to act on (409); another project's launch is missing.
+    route: 'POST /api/launches/:id/delete-failed',
+    expect: { ...demos(409, missing), admin: missing },
+    probe: () => ({ path: `/api/launches/${launches.get('member')}/delete-failed` }),
+  },
+  {
+    route: 'POST /api/launches/:id/retry-failed',
+    expect: { ...demos(409, missing), admin: missing },
+    probe: () => ({ path: `/api/launches/${launches.get('member')}/retry-failed` }),
+  },
   { route: 'GET /api/topology', expect: signedIn(200), probe: () => ({ path: '/api/topology' }) },
   { route: 'GET /api/events', expect: signedIn(200), probe: () => ({ path: '/api/events' }) },
   // --- L: paged lists and project names ---

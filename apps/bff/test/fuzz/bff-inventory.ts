@@ -139,6 +139,9 @@ export const bffEndpoints: BffEndpoint[] = [
       pick(n, ['', 'all=1', 'sort=size&dir=asc', 'shared=yes', 'attached=yes&page=2', 'status=available']),
   }),
   E('GET /api/projects'),
+  // --- M: actions on a launch's failed servers ---
+  E('POST /api/launches/:id/delete-failed'),
+  E('POST /api/launches/:id/retry-failed'),
 ];
 
 /** The kind of id a path parameter holds. */

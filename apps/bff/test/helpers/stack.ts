@@ -4,6 +4,14 @@ import { startCloud, type TestCloud } from '../../../cloud/test/helpers/cloud.js
 import type { CloudConfig } from '../../../cloud/src/config.js';
 import { createBffApp } from '../../src/app.js';
 import { type BffConfig, loadConfig } from '../../src/config.js';
+import {
+  type LaunchLeases,
+  type LaunchService,
+  launchService,
+  launchStoreFor,
+} from '../../src/features/launch/launch.service.js';
+import { ChangeBus } from '../../src/platform/events.js';
+import { volumeLockFor } from '../../src/platform/volume-lock.js';
 import { clientErrorResponder } from '../../src/platform/client-error.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { MemorySessionStore, type SessionStore } from '../../src/platform/session-store.js';
@@ -14,6 +22,8 @@ export interface TestStack {
   bffUrl: string;
   config: BffConfig;
   sessions: SessionStore;
+  /** The BFF's launches (stop it to stand in for the process dying). */
+  launches: LaunchService;
   /** A browser-like client: keeps the session cookie, sends the CSRF token on mutations. */
   client(): ApiClient;
   /** A client already signed in as `demo` or `admin` (password = user name). */
@@ -40,22 +50,40 @@ export interface ApiClient {
 }
 
 export async function startStack(
-  opts: { bff?: Partial<BffConfig>; cloud?: Partial<CloudConfig>; sessions?: SessionStore } = {},
+  opts: {
+    bff?: Partial<BffConfig>;
+    cloud?: Partial<CloudConfig>;
+    sessions?: SessionStore;
+    /** Another stack's cloud: this BFF joins it (a second BFF process), and leaves it running on close. */
+    sharedCloud?: TestCloud;
+    leases?: Partial<LaunchLeases>;
+  } = {},
 ): Promise<TestStack> {
-  const cloud = await startCloud(opts.cloud);
+  const cloud = opts.sharedCloud ?? (await startCloud(opts.cloud));
   const config: BffConfig = {
     ...loadConfig({}),
     port: 0,
     authUrl: `${cloud.url}/identity/v3`,
     logLevel: 'silent',
     webDist: '/nonexistent',
+    databaseFile: ':memory:',
     loginRateLimit: 1000,
     loginAccountRateLimit: 1000,
     ...opts.bff,
   };
   const sessions = opts.sessions ?? new MemorySessionStore();
   const logger = createLogger(process.env.BFF_TEST_LOG_LEVEL ?? 'silent');
-  const app = createBffApp({ config, logger, sessions });
+  const changes = new ChangeBus();
+  const volumeLock = volumeLockFor(config.sessionDatabaseUrl, logger);
+  const launches = launchService({
+    volumeLock,
+    store: launchStoreFor(config, logger),
+    changes,
+    logger,
+    sessions,
+    ...(opts.leases ? { leases: opts.leases } : {}),
+  });
+  const app = createBffApp({ config, logger, sessions, changes, launches, volumeLock });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -105,6 +133,7 @@ export async function startStack(
     bffUrl,
     config,
     sessions,
+    launches,
     client,
     async signIn(user, project) {
       const c = client();
@@ -119,8 +148,10 @@ export async function startStack(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await launches.close();
+      await volumeLock.close();
       await sessions.close();
-      await cloud.close();
+      if (!opts.sharedCloud) await cloud.close();
     },
   };
 }

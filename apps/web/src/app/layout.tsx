@@ -40,6 +40,9 @@ export function Layout({ session }: { session: Session }) {
             <NavLink to="/launch" className={navClass}>
               Launch
             </NavLink>
+            <NavLink to="/launches" end className={navClass}>
+              Launches
+            </NavLink>
             <NavLink to="/topology" className={navClass}>
               Topology
             </NavLink>

@@ -11,6 +11,7 @@ import { VolumesPage } from '../features/volumes/components/volumes-page';
 import type { AttachmentSlots } from '../lib/attachment-slots';
 import { LaunchProgressPage } from '../features/launch/components/launch-progress-page';
 import { LaunchWizard } from '../features/launch/components/launch-wizard';
+import { LaunchesPage } from '../features/launch/components/launches-page';
 import { usePrefetchTopology } from '../features/topology/api/get-topology';
 
 // The volume and server pages show attach/detach UI owned by the attach-volume feature.
@@ -49,6 +50,7 @@ export function appRoutes(session: Session) {
     />,
     <Route key="launch" path="launch" element={<LaunchWizard session={session} />} />,
     <Route key="launch-progress" path="launches/:id" element={<LaunchProgressPage />} />,
+    <Route key="launches" path="launches" element={<LaunchesPage session={session} />} />,
     <Route key="topology" path="topology" element={<TopologyRoute session={session} />} />,
   ];
 }

@@ -67,19 +67,35 @@ export class Connectivity {
     if (this.#watching && !isDegraded(this.#state)) this.#schedule(0);
   }
 
+  #streamOpen = false;
+
+  #setStreamOpen(open: boolean): void {
+    if (this.#streamOpen === open) return;
+    this.#streamOpen = open;
+    for (const l of this.#listeners) l();
+  }
+
+  /** Whether the live-update stream is open now (pages that follow progress poll only when not). */
+  get liveUpdatesOpen(): boolean {
+    return this.#streamOpen;
+  }
+
   /** The live-update stream is open: changes reach the page again. */
   liveUpdatesOpened(): void {
+    this.#setStreamOpen(true);
     this.#set({ ...this.#state, liveUpdateFailures: 0 });
   }
 
   /** The live-update stream dropped or could not open (it reconnects with backoff). */
   liveUpdatesFailed(): void {
+    this.#setStreamOpen(false);
     this.#set({ ...this.#state, liveUpdateFailures: this.#state.liveUpdateFailures + 1 });
     this.reportFailure();
   }
 
   /** No stream any more (signed out): nothing is missing updates. */
   liveUpdatesStopped(): void {
+    this.#setStreamOpen(false);
     this.#set({ ...this.#state, liveUpdateFailures: 0 });
   }
 

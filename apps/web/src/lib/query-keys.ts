@@ -26,6 +26,8 @@ export const queryKeys = {
   /** Prefix of every preflight answer: attach/detach make them all stale. */
   preflightAll: ['preflight'] as const,
   launch: (id: string) => ['launch', id] as const,
+  /** The project's launches (under the same prefix: a launch change refreshes the list too). */
+  launches: ['launch', 'list'] as const,
   topology: (filters: Record<string, string>) => ['topology', filters] as const,
   /** Prefix of every topology query, whatever its filters. */
   topologyAll: ['topology'] as const,

@@ -21,6 +21,8 @@ export class LaunchTracker {
     private readonly store: LaunchStore,
     private readonly changes: ChangeBus,
     private readonly log: Logger,
+    /** True once this process stops driving launches: nothing more is written. */
+    private readonly stopped: () => boolean = () => false,
   ) {}
 
   get launch(): Launch {
@@ -70,6 +72,7 @@ export class LaunchTracker {
 
   /** Saves the launch as it is now; writes never overtake each other. */
   save(): Promise<void> {
+    if (this.stopped()) return this.#writes;
     this.launch.summary = summarise(this.launch);
     const snapshot = structuredClone(this.record);
     this.#writes = this.#writes
@@ -92,6 +95,8 @@ export function summarise(launch: Launch): string {
   switch (launch.status) {
     case 'succeeded':
       return n === 1 ? 'The server is active.' : `All ${n} servers are active.`;
+    case 'interrupted':
+      return `Interrupted: the dashboard stopped while this launch ran and could not continue it. ${active} of ${plural(n, 'server')} active when it stopped; retry the failed ones to finish it.`;
     case 'failed':
       return `No server could be launched${firstError ? `: ${firstError}` : '.'}`;
     case 'partial':

@@ -3,13 +3,18 @@ import { writersOf } from '../../openstack/attachments.js';
 import { findVolume } from '../../openstack/cinder.js';
 import type { CloudClient } from '../../openstack/cloud-client.js';
 import { OpenStackFault } from '../../openstack/fault.js';
-import { isVolumeBusy, launchBlockDevices, type VolumeMapping } from '../../openstack/launch-calls.js';
+import {
+  ATTACH_CONCURRENCY,
+  CREATE_CONCURRENCY,
+  isVolumeBusy,
+  launchBlockDevices,
+  type VolumeMapping,
+} from '../../openstack/launch-calls.js';
 import {
   attachVolume,
   type CreateServersInput,
   createServers,
   findServer,
-  listServerAttachments,
   listServers,
   type NovaServer,
 } from '../../openstack/nova.js';
@@ -59,7 +64,12 @@ export interface LaunchRun {
   log: Logger;
   writes: LaunchWrites;
   volumeLock: VolumeLock;
+  /** True once this process stops driving launches (shutdown): the run lets go without a word. */
+  stopped: () => boolean;
 }
+
+/** Thrown inside a run when its process stops: another process picks the launch up. */
+class Stopped extends Error {}
 
 /** The two-writer rule's words for a launch (the plan's problem and a refusal at run time). */
 export const launchWritersMessage = (label: string, newWriters: number, existing: string[]) =>
@@ -188,53 +198,93 @@ function createInput(
   };
 }
 
-/** Runs a launch to the end; never throws (what went wrong is on the launch). */
-export async function runLaunch(run: LaunchRun): Promise<void> {
+/** Runs `fn` on each item, at most `limit` at a time. */
+export async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * How a run starts: a new launch; a launch picked up after its process stopped; or the user's
+ * retry of some of its servers (reset to `pending` by the caller).
+ */
+export type RunMode = { kind: 'start' } | { kind: 'resume' } | { kind: 'retry'; indices: number[] };
+
+/** Runs a launch (or part of it) to the end; never throws (what went wrong is on the launch). */
+export async function runLaunch(run: LaunchRun, mode: RunMode = { kind: 'start' }): Promise<void> {
   const { tracker } = run;
+  const targets =
+    mode.kind === 'retry'
+      ? mode.indices
+      : tracker.launch.servers.filter((s) => !isFinal(s)).map((s) => s.index);
   try {
-    if (tracker.launch.strategy === 'multi-create') await multiCreate(run);
-    else await serial(run);
+    if (mode.kind === 'resume') await adoptCreated(run, targets);
+    const toCreate = targets.filter((i) => !tracker.server(i).serverId);
+    if (
+      mode.kind === 'start' &&
+      tracker.launch.strategy === 'multi-create' &&
+      toCreate.length === tracker.launch.servers.length
+    ) {
+      await multiCreate(run);
+    } else if (!(mode.kind === 'resume' && tracker.launch.reservationId)) {
+      await createEach(run, toCreate);
+    }
+    await follow(run, targets);
   } catch (err) {
+    if (err instanceof Stopped || run.stopped()) return;
     run.log.error({ err, launch: tracker.launch.id }, 'launch stopped unexpectedly');
-    tracker.failRest(sessionEnded(err) ? 'Your session ended before the launch finished.' : messageOf(err));
+    const message = sessionEnded(err) ? 'Your session ended before the launch finished.' : messageOf(err);
+    for (const i of targets) tracker.fail(i, message);
   }
+  if (run.stopped()) return;
   tracker.finish();
   await tracker.save();
 }
 
-/** Copies the device names and modes the cloud reports for a server's volumes. */
-async function recordVolumes(run: LaunchRun, index: number, serverId: string): Promise<void> {
-  const reported = await listServerAttachments(run.cloud, serverId);
-  for (const a of run.tracker.server(index).attachments) {
-    const r = reported.find((x) => x.volumeId === a.volumeId);
-    if (!r) continue;
-    a.device = r.device ?? a.device;
-    if (r.mode) a.mode = r.mode;
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Nova's name filter (a regular expression) for a launch's servers: `name` and `name-K`. */
+export const launchNameFilter = (name: string) => `^${escapeRegex(name)}(-[0-9]+)?$`;
+
+/**
+ * After a restart: a server whose create was in flight has no id on record. If the cloud has a
+ * server of its name made since the launch started that no other server of the launch claims,
+ * that is it; otherwise it is created again.
+ */
+async function adoptCreated(run: LaunchRun, targets: number[]): Promise<void> {
+  const { tracker, cloud } = run;
+  if (tracker.launch.reservationId) return;
+  const unknown = targets.filter((i) => !tracker.server(i).serverId);
+  if (unknown.length === 0) return;
+  const known = new Set(tracker.launch.servers.flatMap((s) => (s.serverId ? [s.serverId] : [])));
+  const listed = await listServers(cloud, { name: launchNameFilter(tracker.launch.request.name) });
+  for (const i of unknown) {
+    const s = tracker.server(i);
+    const found = listed.find(
+      (m) => m.name === s.name && !known.has(m.id) && m.createdAt >= tracker.launch.startedAt.slice(0, 19),
+    );
+    if (found) {
+      known.add(found.id);
+      tracker.update(i, { serverId: found.id, state: 'building', status: found.status });
+    } else tracker.update(i, { state: 'pending' });
   }
-}
-
-/** A server that is ACTIVE with every volume attached. */
-async function settleActive(run: LaunchRun, index: number, serverId: string): Promise<void> {
-  await recordVolumes(run, index, serverId);
-  run.tracker.update(index, { state: 'active', error: null });
-}
-
-function applyServer(run: LaunchRun, index: number, info: NovaServer): boolean {
-  const s = run.tracker.server(index);
-  const changed = s.status !== info.status || s.serverId !== info.id || s.host !== info.host;
-  run.tracker.update(index, { serverId: info.id, status: info.status, host: info.host });
-  return changed;
+  await tracker.save();
 }
 
 // --- One request for every server (compute 2.105) -------------------------------------------------
 
 async function multiCreate(run: LaunchRun): Promise<void> {
-  const { tracker, cloud, request, timing } = run;
+  const { tracker, cloud, request } = run;
   const { boot, data } = mappings(request);
   const n = request.count;
   for (const s of tracker.launch.servers) tracker.update(s.index, { state: 'creating' });
   await tracker.save();
-
   let created: { reservationId: string | null; serverId: string | null };
   try {
     created = await addingWriters(
@@ -245,6 +295,7 @@ async function multiCreate(run: LaunchRun): Promise<void> {
       () => createServers(cloud, createInput(request, request.name, n, data)),
     );
   } catch (err) {
+    if (sessionEnded(err)) throw err;
     tracker.failRest(messageOf(err));
     return;
   }
@@ -254,68 +305,237 @@ async function multiCreate(run: LaunchRun): Promise<void> {
     return;
   }
   tracker.launch.reservationId = reservationId;
-  for (const s of tracker.launch.servers) tracker.update(s.index, { state: 'building', serverId });
+  for (const s of tracker.launch.servers) {
+    tracker.update(s.index, { state: 'building', ...(n === 1 ? { serverId } : {}) });
+  }
   await tracker.save();
+}
 
+/**
+ * One create per server, a few at a time (the cloud takes them in parallel; a shared volume that
+ * is busy between states is waited out). With compute 2.105 each create maps every volume; on the
+ * serial path only the boot volume, the data volumes being attached once the server is ACTIVE.
+ */
+async function createEach(run: LaunchRun, indices: number[]): Promise<void> {
+  const { tracker, cloud, request, timing, log } = run;
+  if (indices.length === 0) return;
+  const { boot, data } = mappings(request);
+  const withData = tracker.launch.strategy === 'multi-create';
+  for (const i of indices) tracker.update(i, { state: 'creating' });
+  await tracker.save();
+  const guarded = [...(boot ? [boot.volumeId] : []), ...(withData ? data.map((d) => d.volumeId) : [])];
+  await eachLimited(indices, CREATE_CONCURRENCY, async (i) => {
+    if (run.stopped()) throw new Stopped();
+    const s = tracker.server(i);
+    try {
+      const { serverId } = await withBusyRetry(
+        timing,
+        () =>
+          addingWriters(run, guarded, 1, null, () =>
+            createServers(cloud, createInput(request, s.name, 1, withData ? data : [])),
+          ),
+        (attempt) => log.info({ server: i, attempt }, 'volume busy; retrying the create'),
+      );
+      if (!serverId)
+        throw new ApiError(502, 'cloud_error', 'The cloud did not return the server it created.');
+      tracker.update(i, { serverId, state: 'building' });
+      tracker.announce('servers', [serverId]);
+    } catch (err) {
+      if (sessionEnded(err)) throw err;
+      tracker.fail(i, messageOf(err));
+    }
+    await tracker.save();
+  });
+}
+
+// --- Following: one servers listing and one look per shared volume a round ------------------------
+
+interface AttachWait {
+  since: number;
+  /** Rounds in which neither Nova nor Cinder listed the volume on the server. */
+  missing: number;
+}
+
+/**
+ * Follows the servers until each is active or failed. A round costs one servers listing (by the
+ * reservation while a multi-create's ids are unknown, else by the launch's name) and, while
+ * attachments are awaited, one read per volume: Cinder lists who holds it. On the serial path it
+ * also sends each ACTIVE server's data-volume attaches, a few at a time.
+ */
+async function follow(run: LaunchRun, targets: number[]): Promise<void> {
+  const { tracker, cloud, request, timing, log } = run;
+  const { boot, data } = mappings(request);
+  const serial = tracker.launch.strategy === 'serial';
   const volumes = [...(boot ? [boot] : []), ...data];
   const deadline = Date.now() + timing.buildTimeoutMs;
   const poll = poller(timing);
   const seen = new Set<string>();
-  while (!tracker.launch.servers.every(isFinal)) {
+  const waits = new Map<string, AttachWait>();
+  const attaching = new Set<Promise<void>>();
+  let inFlight = 0;
+  /** An attach found the session over: the loop gives up with it. */
+  let ended: unknown = null;
+  const pendingAttaches: { index: number; volume: VolumeMapping }[] = [];
+  const open = () => targets.filter((i) => !isFinal(tracker.server(i)));
+
+  const startAttaches = () => {
+    while (inFlight < ATTACH_CONCURRENCY && pendingAttaches.length > 0) {
+      const { index, volume } = pendingAttaches.shift()!;
+      const serverId = tracker.server(index).serverId!;
+      inFlight++;
+      const p = withBusyRetry(
+        timing,
+        () =>
+          addingWriters(run, [volume.volumeId], 1, serverId, () =>
+            attachVolume(cloud, serverId, volume.volumeId, volume.mode),
+          ),
+        (attempt) => log.info({ server: index, attempt }, 'volume busy; retrying the attach'),
+      )
+        .then(
+          () => {
+            waits.set(`${index}/${volume.volumeId}`, { since: Date.now(), missing: 0 });
+          },
+          (err: unknown) => {
+            if (sessionEnded(err)) {
+              ended = err;
+              return;
+            }
+            tracker.attachment(index, volume.volumeId, { state: 'failed' });
+            tracker.fail(index, `Attaching volume ${volume.volumeId} failed: ${messageOf(err)}`);
+          },
+        )
+        .finally(() => {
+          inFlight--;
+          attaching.delete(p);
+        });
+      attaching.add(p);
+    }
+  };
+
+  while (open().length > 0) {
+    if (run.stopped()) throw new Stopped();
+    if (ended) throw ended;
     if (Date.now() > deadline) {
-      tracker.failRest('Timed out waiting for the server to become active.');
+      for (const i of open()) tracker.fail(i, 'Timed out waiting for the server to become active.');
       break;
     }
     const progressed = await round(
       run,
       async () => {
         let progressed = false;
-        // A single server comes back by id; a reservation's members by Nova's filter.
-        const members = reservationId
-          ? await listServers(cloud, { reservationId })
-          : [await findServer(cloud, serverId!)].filter((m): m is NovaServer => m !== null);
-        const indexed = indexMembers(request.name, n, members);
-        const fresh = members.filter((m) => !seen.has(m.id)).map((m) => m.id);
-        for (const id of fresh) seen.add(id);
-        tracker.announce('servers', fresh);
-
-        // Cinder says which attachments are complete: one look per volume, not per server.
-        const waiting = [...indexed].some(([i, m]) => m.status === 'ACTIVE' && !isFinal(tracker.server(i)));
-        const attachedTo = new Map<string, Map<string, string | null>>();
-        if (waiting) {
-          for (const v of volumes) attachedTo.set(v.volumeId, await attachedServers(cloud, v.volumeId));
-        }
-        for (const [i, m] of indexed) {
-          const s = tracker.server(i);
-          if (isFinal(s)) continue;
-          progressed = applyServer(run, i, m) || progressed;
-          if (m.status === 'ERROR') {
-            tracker.fail(i, m.fault ?? 'The server went into ERROR.');
-            progressed = true;
-          } else if (m.status === 'ACTIVE') {
-            let all = true;
-            for (const v of volumes) {
-              const device = attachedTo.get(v.volumeId)?.get(m.id);
-              if (device !== undefined) tracker.attachment(i, v.volumeId, { state: 'attached', device });
-              else all = false;
-            }
-            if (all) {
-              await settleActive(run, i, m.id);
-              tracker.announce('attachments', [m.id, ...volumes.map((v) => v.volumeId)]);
-              progressed = true;
-            } else if (s.state !== 'attaching') {
-              tracker.update(i, { state: 'attaching' });
-              progressed = true;
-            }
+        const needIds = open().some((i) => !tracker.server(i).serverId);
+        const reservationId = tracker.launch.reservationId;
+        const members =
+          needIds && reservationId
+            ? await listServers(cloud, { reservationId })
+            : await listServers(cloud, { name: launchNameFilter(request.name) });
+        const byId = new Map(members.map((m) => [m.id, m]));
+        if (needIds && reservationId) {
+          const taken = new Set(tracker.launch.servers.flatMap((s) => (s.serverId ? [s.serverId] : [])));
+          for (const [i, m] of indexMembers(request.name, request.count, members)) {
+            if (!tracker.server(i).serverId && !taken.has(m.id)) tracker.update(i, { serverId: m.id });
           }
         }
+        const fresh = members.filter((m) => !seen.has(m.id)).map((m) => m.id);
+        for (const id of fresh) seen.add(id);
+        tracker.announce(
+          'servers',
+          fresh.filter((id) => tracker.launch.servers.some((s) => s.serverId === id)),
+        );
+
+        // Servers the listing did not show (renamed, or deleted meanwhile): one look each.
+        const infos = new Map<number, NovaServer | null>();
+        for (const i of open()) {
+          const id = tracker.server(i).serverId;
+          if (!id) continue;
+          infos.set(i, byId.get(id) ?? (await findServer(cloud, id)));
+        }
+
+        // Cinder says which attachments are complete: one look per volume, not per server.
+        const expecting = new Set<string>();
+        for (const [i, info] of infos) {
+          if (info?.status !== 'ACTIVE') continue;
+          for (const a of tracker.server(i).attachments) {
+            const isBoot = boot?.volumeId === a.volumeId;
+            if (a.state === 'attached' || a.state === 'failed') continue;
+            if (!serial || isBoot || waits.has(`${i}/${a.volumeId}`)) expecting.add(a.volumeId);
+          }
+        }
+        const attachedTo = new Map<string, Map<string, string | null>>();
+        for (const v of volumes) {
+          if (expecting.has(v.volumeId)) attachedTo.set(v.volumeId, await attachedServers(cloud, v.volumeId));
+        }
+
+        for (const [i, info] of infos) {
+          const s = tracker.server(i);
+          if (isFinal(s)) continue;
+          if (!info) {
+            tracker.fail(i, 'The server was deleted while it was being built.');
+            progressed = true;
+            continue;
+          }
+          progressed = applyServer(run, i, info) || progressed;
+          if (info.status === 'ERROR') {
+            tracker.fail(i, info.fault ?? 'The server went into ERROR.');
+            progressed = true;
+            continue;
+          }
+          if (info.status !== 'ACTIVE') continue;
+          let all = true;
+          for (const a of s.attachments) {
+            if (a.state === 'attached') continue;
+            const device = attachedTo.get(a.volumeId)?.get(info.id);
+            const key = `${i}/${a.volumeId}`;
+            if (device !== undefined) {
+              tracker.attachment(i, a.volumeId, { state: 'attached', device });
+              tracker.announce('attachments', [info.id, a.volumeId]);
+              waits.delete(key);
+              progressed = true;
+              continue;
+            }
+            all = false;
+            if (serial && boot?.volumeId !== a.volumeId && a.state === 'pending') {
+              tracker.attachment(i, a.volumeId, { state: 'attaching' });
+              pendingAttaches.push({ index: i, volume: { volumeId: a.volumeId, mode: a.mode } });
+              progressed = true;
+            }
+            const wait = waits.get(key);
+            if (wait) {
+              // From 2.101 Nova answers the attach before trying it; if its mapping disappears, the host gave up.
+              wait.missing = info.volumeIds.includes(a.volumeId) ? 0 : wait.missing + 1;
+              if (wait.missing >= 2) {
+                tracker.attachment(i, a.volumeId, { state: 'failed' });
+                tracker.fail(
+                  i,
+                  `Attaching volume ${a.volumeId} failed: The compute host could not attach the volume.`,
+                );
+              } else if (Date.now() - wait.since > timing.attachTimeoutMs) {
+                tracker.attachment(i, a.volumeId, { state: 'failed' });
+                tracker.fail(
+                  i,
+                  `Attaching volume ${a.volumeId} failed: Timed out waiting for the volume to be attached.`,
+                );
+              }
+            }
+          }
+          if (isFinal(s)) progressed = true;
+          else if (all) {
+            tracker.update(i, { state: 'active', error: null });
+            progressed = true;
+          } else if (s.state !== 'attaching') {
+            tracker.update(i, { state: 'attaching' });
+            progressed = true;
+          }
+        }
+        startAttaches();
         if (progressed) await tracker.save();
         return progressed;
       },
       false,
     );
-    if (!tracker.launch.servers.every(isFinal)) await poll.wait(progressed);
+    if (open().length > 0) await poll.wait(progressed);
   }
+  await Promise.allSettled([...attaching]);
   tracker.announce(
     'volumes',
     volumes.map((v) => v.volumeId),
@@ -326,6 +546,13 @@ async function multiCreate(run: LaunchRun): Promise<void> {
 async function attachedServers(cloud: CloudClient, volumeId: string): Promise<Map<string, string | null>> {
   const volume = await findVolume(cloud, volumeId);
   return new Map((volume?.attachments ?? []).map((a) => [a.serverId, a.device]));
+}
+
+function applyServer(run: LaunchRun, index: number, info: NovaServer): boolean {
+  const s = run.tracker.server(index);
+  const changed = s.status !== info.status || s.serverId !== info.id || s.host !== info.host;
+  run.tracker.update(index, { serverId: info.id, status: info.status, host: info.host });
+  return changed;
 }
 
 /** Nova names multi-created servers `name-1` … `name-N`; a single one keeps the name. */
@@ -347,144 +574,4 @@ function indexMembers(name: string, n: number, members: NovaServer[]): Map<numbe
   rest.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (let i = 0; i < n && rest.length > 0; i++) if (!out.has(i)) out.set(i, rest.shift()!);
   return out;
-}
-
-// --- One server at a time, then one attach at a time ------------------------------------------------
-
-async function serial(run: LaunchRun): Promise<void> {
-  const { tracker, cloud, request, timing, log } = run;
-  const { boot, data } = mappings(request);
-  const retryLog = (index: number, what: string) => (attempt: number) =>
-    log.info({ server: index, attempt }, `volume busy; retrying the ${what}`);
-
-  // 1. The creates, one after another. A shared boot volume is reserved again by each one.
-  for (const s of tracker.launch.servers) {
-    tracker.update(s.index, { state: 'creating' });
-    await tracker.save();
-    try {
-      const { serverId } = await withBusyRetry(
-        timing,
-        () =>
-          addingWriters(run, boot ? [boot.volumeId] : [], 1, null, () =>
-            createServers(cloud, createInput(request, s.name, 1, [])),
-          ),
-        retryLog(s.index, 'create'),
-      );
-      if (!serverId)
-        throw new ApiError(502, 'cloud_error', 'The cloud did not return the server it created.');
-      tracker.update(s.index, { serverId, state: 'building' });
-      tracker.announce('servers', [serverId]);
-    } catch (err) {
-      if (sessionEnded(err)) throw err;
-      tracker.fail(s.index, messageOf(err));
-    }
-    await tracker.save();
-  }
-
-  // 2. Wait for every created server to be ACTIVE or ERROR.
-  const deadline = Date.now() + timing.buildTimeoutMs;
-  const poll = poller(timing);
-  const building = () => tracker.launch.servers.filter((s) => s.state === 'building');
-  while (building().length > 0) {
-    if (Date.now() > deadline) {
-      for (const s of building()) tracker.fail(s.index, 'Timed out waiting for the server to become active.');
-      break;
-    }
-    const progressed = await round(
-      run,
-      async () => {
-        let progressed = false;
-        for (const s of building()) {
-          const info = await findServer(cloud, s.serverId!);
-          if (!info) {
-            tracker.fail(s.index, 'The server was deleted while it was being built.');
-            progressed = true;
-            continue;
-          }
-          progressed = applyServer(run, s.index, info) || progressed;
-          if (info.status === 'ERROR') tracker.fail(s.index, info.fault ?? 'The server went into ERROR.');
-          else if (info.status === 'ACTIVE') {
-            if (boot) tracker.attachment(s.index, boot.volumeId, { state: 'attached' });
-            if (data.length > 0) tracker.update(s.index, { state: 'attaching' });
-            else await settleActive(run, s.index, info.id);
-          }
-        }
-        if (progressed) await tracker.save();
-        return progressed;
-      },
-      false,
-    );
-    if (building().length > 0) await poll.wait(progressed);
-  }
-  if (boot) tracker.announce('volumes', [boot.volumeId]);
-
-  // 3. Each data volume onto each server in turn, waiting for each attach to complete.
-  for (const s of tracker.launch.servers) {
-    if (s.state !== 'attaching' || !s.serverId) continue;
-    const serverId = s.serverId;
-    let failed = false;
-    for (const volume of data) {
-      tracker.attachment(s.index, volume.volumeId, { state: 'attaching' });
-      await tracker.save();
-      try {
-        await withBusyRetry(
-          timing,
-          () =>
-            addingWriters(run, [volume.volumeId], 1, serverId, () =>
-              attachVolume(cloud, serverId, volume.volumeId, volume.mode),
-            ),
-          retryLog(s.index, 'attach'),
-        );
-        const device = await waitAttached(run, serverId, volume);
-        tracker.attachment(s.index, volume.volumeId, { state: 'attached', device });
-        tracker.announce('attachments', [serverId, volume.volumeId]);
-        tracker.announce('volumes', [volume.volumeId]);
-      } catch (err) {
-        if (sessionEnded(err)) throw err;
-        tracker.attachment(s.index, volume.volumeId, { state: 'failed' });
-        tracker.fail(s.index, `Attaching volume ${volume.volumeId} failed: ${messageOf(err)}`);
-        failed = true;
-      }
-      await tracker.save();
-      if (failed) break;
-    }
-    if (!failed) await settleActive(run, s.index, serverId);
-    else await recordVolumes(run, s.index, serverId).catch(() => undefined);
-    await tracker.save();
-  }
-}
-
-/**
- * Waits until Cinder lists the server among the volume's attachments (the attach completed).
- * From 2.101 Nova answers the attach before trying it; if its mapping disappears, the compute
- * host gave up.
- */
-async function waitAttached(run: LaunchRun, serverId: string, volume: VolumeMapping): Promise<string | null> {
-  const { cloud, timing } = run;
-  const deadline = Date.now() + timing.attachTimeoutMs;
-  const poll = poller(timing);
-  let missing = 0;
-  for (;;) {
-    const device = await round(
-      run,
-      async () => {
-        const found = (await attachedServers(cloud, volume.volumeId)).get(serverId);
-        if (found !== undefined) return found;
-        const listed = (await listServerAttachments(cloud, serverId)).some(
-          (v) => v.volumeId === volume.volumeId,
-        );
-        missing = listed ? 0 : missing + 1;
-        return undefined;
-      },
-      undefined,
-    );
-    if (device !== undefined) return device;
-    if (missing >= 2) {
-      throw new ApiError(409, 'attach_failed', 'The compute host could not attach the volume.');
-    }
-    if (Date.now() > deadline) {
-      throw new ApiError(504, 'attach_timeout', 'Timed out waiting for the volume to be attached.');
-    }
-    await poll.wait(false);
-  }
 }

@@ -1,7 +1,9 @@
 import { apiPaths, type LaunchServerProgress, launchSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { connectivity } from '../../../lib/connectivity';
 import { bff, bffError } from '../../../testing/bff';
 import { server as network } from '../../../testing/msw-server';
 import { LaunchProgressPage } from '../components/launch-progress-page';
@@ -77,7 +79,7 @@ describe('Launch progress view', () => {
     expect(within(rows[3]!).queryByRole('link')).toBeNull();
   });
 
-  it('polls every second while running and ends with "N of N servers active"', async () => {
+  it('polls slowly while the live-update stream is down and ends with "N of N servers active"', async () => {
     let calls = 0;
     const running = launch({
       servers: [
@@ -103,12 +105,76 @@ describe('Launch progress view', () => {
 
     expect(await screen.findByText(/1 of 3 servers active/)).toBeInTheDocument();
     expect(screen.getByText(/2 in progress/)).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByText('3 of 3 servers active')).toBeTruthy(), { timeout: 3000 });
+    expect(screen.getByText(/asks again every few seconds/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('3 of 3 servers active')).toBeTruthy(), { timeout: 5000 });
     expect(screen.getByRole('status').textContent).toContain('Each has its volume attached.');
     // Finished: no more polling.
     const settled = calls;
     await new Promise((r) => setTimeout(r, 1_300));
     expect(calls).toBe(settled);
+  }, 10_000);
+
+  it('does not poll while the live-update stream is open: the stream brings the changes', async () => {
+    let calls = 0;
+    connectivity.liveUpdatesOpened();
+    try {
+      network.use(
+        ...catalogHandlers(),
+        bff.get(apiPaths.launch('L1'), launchSchema, () => {
+          calls += 1;
+          return launch({ servers: [server(0, { state: 'building', status: 'BUILD', attachments: [] })] });
+        }),
+      );
+      renderProgress();
+      expect(await screen.findByText(/0 of 1 server active/)).toBeInTheDocument();
+      expect(screen.getByText('This page updates live as each server finishes.')).toBeInTheDocument();
+      // Nova's BUILD would only repeat "building": shown once.
+      expect(screen.queryByText('BUILD')).toBeNull();
+      await new Promise((r) => setTimeout(r, 3_500));
+      expect(calls).toBe(1);
+    } finally {
+      connectivity.liveUpdatesStopped();
+    }
+  }, 10_000);
+
+  it('deletes the failed servers in one action and shows what it did to each', async () => {
+    const failedServer = server(1, {
+      state: 'failed',
+      status: 'ERROR',
+      error: 'No valid host was found. There are not enough hosts available.',
+      attachments: [],
+    });
+    const partial = launch({
+      status: 'partial',
+      finishedAt: '2026-01-01T00:01:00Z',
+      servers: [server(0, { attachments: [] }), failedServer],
+    });
+    let deleted = false;
+    network.use(
+      ...catalogHandlers(),
+      bff.get(apiPaths.launch('L1'), launchSchema, () => partial),
+      bff.post(apiPaths.launchDeleteFailed('L1'), launchSchema, () => {
+        deleted = true;
+        return launch({
+          ...partial,
+          servers: [server(0, { attachments: [] }), { ...failedServer, removal: 'deleting' }],
+          actions: [
+            {
+              kind: 'delete-failed',
+              at: '2026-01-01T00:02:00Z',
+              results: [{ index: 1, name: 'web-2', serverId: 'srv-2', outcome: 'Deleting', ok: true }],
+            },
+          ],
+        });
+      }),
+    );
+    renderProgress();
+    expect(await screen.findByRole('button', { name: 'Retry the failed one' })).toBeEnabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete the failed server (1)' }));
+    expect(await screen.findByRole('heading', { name: 'What was done' })).toBeInTheDocument();
+    expect(deleted).toBe(true);
+    expect(screen.getByText('Deleted the failed servers', { exact: false })).toBeInTheDocument();
+    expect(screen.getByText(': Deleting', { exact: false })).toBeInTheDocument();
   });
 
   it('says so when the launch does not exist', async () => {

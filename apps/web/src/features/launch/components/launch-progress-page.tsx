@@ -1,4 +1,4 @@
-import type { Launch, LaunchServerProgress, Volume } from '@sv/shared';
+import type { Launch, LaunchAction, LaunchServerProgress, Volume } from '@sv/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
@@ -9,7 +9,8 @@ import { Loading, Spinner } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { ApiRequestError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import { useLaunch } from '../api/get-launch';
+import { useLaunch, useLiveUpdatesOpen } from '../api/get-launch';
+import { useLaunchAction } from '../api/launch-actions';
 import { useProjectVolumes } from '../api/get-launch-catalog';
 import { volumeLabel } from './launch-form';
 
@@ -25,6 +26,8 @@ const stateTone: Record<LaunchServerProgress['state'], BadgeTone> = {
 /** What became of a server the launch created but could not finish, and what to do about it. */
 function leftover(s: LaunchServerProgress): string {
   if (s.state === 'active') return '(active)';
+  if (s.removal === 'deleted') return '(deleted)';
+  if (s.removal === 'deleting') return '(being deleted)';
   if (s.status === 'ERROR') return '(exists in ERROR: delete it)';
   if (s.status === 'ACTIVE') return '(running, without all its volumes: attach them by hand or delete it)';
   return `(exists${s.status ? ` in ${s.status}` : ''}, but did not finish: check it or delete it)`;
@@ -32,7 +35,7 @@ function leftover(s: LaunchServerProgress): string {
 
 const serverLink = (id: string) => `/servers/${encodeURIComponent(id)}`;
 
-/** /launches/:id: one row per server, asked for every second until the launch has finished. */
+/** /launches/:id: one row per server, following the launch over the live-update stream until it has finished. */
 export function LaunchProgressPage() {
   const { id = '' } = useParams();
   const launch = useLaunch(id);
@@ -100,6 +103,7 @@ export function LaunchProgress({
   // Members never see hosts: say once why the column is empty.
   const hostsHidden = servers.some((s) => s.status === 'ACTIVE') && servers.every((s) => s.host === null);
   const title = r.count === 1 ? `Launch of ${r.name}` : `Launch of ${r.count} × ${r.name}`;
+  const live = useLiveUpdatesOpen();
 
   return (
     <div className="space-y-5">
@@ -114,23 +118,29 @@ export function LaunchProgress({
             {launch.finishedAt && ` · finished ${new Date(launch.finishedAt).toLocaleString()}`}
           </p>
         </div>
-        <Link to="/launch" className={buttonClass('secondary')}>
-          Launch more servers
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/launches" className={buttonClass('secondary')}>
+            All launches
+          </Link>
+          <Link to="/launch" className={buttonClass('secondary')}>
+            Launch more servers
+          </Link>
+        </div>
       </div>
 
       <Outcome launch={launch} active={active} failed={failed} />
+      {!running && failed.length > 0 && <FailedServerActions launch={launch} failed={failed} />}
+      {(launch.actions ?? []).length > 0 && <ActionLog actions={launch.actions ?? []} />}
       {stale && (
         <p className="text-sm text-amber-900">
           The latest progress could not be fetched; showing what was known. Retrying…
         </p>
       )}
 
-      <Table caption={`Servers in this launch (${active.length} of ${n} active)`}>
+      <Table caption="Servers in this launch">
         <THead>
           <Th>Server</Th>
           <Th>Progress</Th>
-          <Th>Status</Th>
           <Th>Host</Th>
           <Th>Volumes</Th>
           {withErrors && <Th>Problem</Th>}
@@ -148,13 +158,15 @@ export function LaunchProgress({
                 )}
               </Td>
               <Td>
-                <Badge tone={stateTone[s.state]}>
-                  {['creating', 'building', 'attaching'].includes(s.state) && <Spinner size="sm" />}
-                  {s.state}
-                </Badge>
-              </Td>
-              <Td>
-                {s.status ? <StatusBadge status={s.status} /> : <span className="text-slate-600">—</span>}
+                <span className="flex flex-wrap items-center gap-1.5">
+                  <Badge tone={stateTone[s.state]}>
+                    {['creating', 'building', 'attaching'].includes(s.state) && <Spinner size="sm" />}
+                    {s.state}
+                  </Badge>
+                  {/* Nova's status only where it says more than the progress does. */}
+                  {s.status && !sameAsState(s) && <StatusBadge status={s.status} />}
+                  {s.removal && <Badge tone="slate">{s.removal}</Badge>}
+                </span>
               </Td>
               <Td>
                 {s.host ?? (
@@ -192,10 +204,100 @@ export function LaunchProgress({
       )}
       {running && (
         <p className="text-sm text-slate-600">
-          This page updates every second until every server is active or failed.
+          {live
+            ? 'This page updates live as each server finishes.'
+            : 'Live updates are not reaching this page; it asks again every few seconds.'}
         </p>
       )}
     </div>
+  );
+}
+
+/** Whether Nova's status only repeats the progress (BUILD while building, ACTIVE once active or attaching). */
+function sameAsState(s: LaunchServerProgress): boolean {
+  if (s.status === 'BUILD') return s.state === 'building' || s.state === 'creating';
+  if (s.status === 'ACTIVE') return s.state === 'active' || s.state === 'attaching';
+  return false;
+}
+
+/** One action each: delete the failed servers the cloud still has, or create the failed ones again. */
+function FailedServerActions({ launch, failed }: { launch: Launch; failed: LaunchServerProgress[] }) {
+  const remove = useLaunchAction(launch.id, 'delete-failed');
+  const retry = useLaunchAction(launch.id, 'retry-failed');
+  const deletable = failed.filter((s) => s.serverId && s.removal !== 'deleted');
+  const busy = remove.isPending || retry.isPending;
+  const error = remove.error ?? retry.error;
+  return (
+    <section aria-labelledby="failed-actions" className="space-y-2 rounded-lg border border-slate-200 p-4">
+      <h2 id="failed-actions" className="font-semibold text-slate-900">
+        The {failed.length === 1 ? 'failed server' : `${failed.length} failed servers`}
+      </h2>
+      <p className="text-sm text-slate-700">
+        Retrying deletes each failed server the cloud still has and creates it again with this launch's plan
+        (name, flavor, volumes and modes); deleting leaves the launch as it is, without them.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className={buttonClass('primary')}
+          disabled={busy}
+          onClick={() => retry.mutate()}
+        >
+          {retry.isPending && <Spinner size="sm" />}
+          Retry the failed {failed.length === 1 ? 'one' : 'ones'}
+        </button>
+        <button
+          type="button"
+          className={buttonClass('danger')}
+          disabled={busy || deletable.length === 0}
+          onClick={() => remove.mutate()}
+        >
+          {remove.isPending && <Spinner size="sm" />}
+          Delete the failed {deletable.length === 1 ? 'server' : 'servers'}
+          {deletable.length > 0 && ` (${deletable.length})`}
+        </button>
+      </div>
+      {deletable.length === 0 && (
+        <p className="text-sm text-slate-600">The cloud has none of the failed servers any more.</p>
+      )}
+      {error && <ErrorMessage title="That did not work" error={error} />}
+    </section>
+  );
+}
+
+const actionTitle: Record<LaunchAction['kind'], string> = {
+  'delete-failed': 'Deleted the failed servers',
+  'retry-failed': 'Retried the failed servers',
+  resumed: 'Picked up after the dashboard restarted',
+  interrupted: 'Interrupted: the dashboard stopped while this launch ran',
+};
+
+/** What was done to the launch after it started, newest first, per server. */
+function ActionLog({ actions }: { actions: LaunchAction[] }) {
+  return (
+    <section aria-labelledby="launch-actions" className="space-y-2">
+      <h2 id="launch-actions" className="font-semibold text-slate-900">
+        What was done
+      </h2>
+      <ol className="space-y-2 text-sm">
+        {[...actions].reverse().map((a) => (
+          <li key={`${a.kind}-${a.at}`} className="rounded border border-slate-200 p-3">
+            <p className="font-medium">
+              {actionTitle[a.kind]} · {new Date(a.at).toLocaleString()}
+            </p>
+            {a.results.length > 0 && (
+              <ul className="mt-1 space-y-0.5">
+                {a.results.map((r) => (
+                  <li key={r.index} className={r.ok ? 'text-slate-800' : 'text-red-800'}>
+                    <span className="font-medium">{r.name}</span>: {r.outcome}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 
@@ -252,6 +354,7 @@ function Outcome({
       <p className="text-lg font-semibold">
         {headline}; {failed.length} failed
       </p>
+      {launch.status === 'interrupted' && <p className="text-sm">{launch.summary}</p>}
       <div className="grid gap-4 text-sm md:grid-cols-2">
         <div>
           <h2 className="font-semibold">Created ({created.length})</h2>

@@ -1,0 +1,158 @@
+import { resolve } from 'node:path';
+import { type AppProcess, spawnBff } from '../test/reliability/helpers/processes';
+import { unique, USERS } from './fixtures/api';
+import { expect, signIn, test } from './fixtures/test';
+
+// Journey: a launch that partly fails. Zone az2 has one host that can share disks (compute-3); a
+// flavor as wide as what compute-3 has free lets one server of two boot from a shared volume there,
+// and the other ends in ERROR with Nova's NoValidHost. On the progress page, "delete the failed
+// servers" leaves none behind; the Launches page lists the launch; and a second dashboard process on
+// the same launch database (a restart) still shows it.
+
+const CLOUD = `http://127.0.0.1:${process.env.E2E_CLOUD_PORT ?? '8790'}`;
+
+/** An admin's token and a call to the bundled cloud's Nova with it (what the journey is not about). */
+async function cloudAdmin() {
+  const auth = await fetch(`${CLOUD}/identity/v3/auth/tokens`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      auth: {
+        identity: {
+          methods: ['password'],
+          password: { user: { name: 'admin', domain: { id: 'default' }, password: USERS.admin.password } },
+        },
+        scope: { project: { name: 'admin', domain: { id: 'default' } } },
+      },
+    }),
+  });
+  expect(auth.status).toBe(201);
+  const token = auth.headers.get('x-subject-token')!;
+  return async (method: string, path: string, body?: unknown, version = '2.87') => {
+    const res = await fetch(`${CLOUD}/compute/v2.1${path}`, {
+      method,
+      headers: {
+        'X-Auth-Token': token,
+        'OpenStack-API-Version': `compute ${version}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
+    return text ? JSON.parse(text) : null;
+  };
+}
+
+let second: AppProcess | null = null;
+test.afterAll(async () => {
+  await second?.stop();
+});
+
+test('a launch that partly fails ends with "delete the failed servers" leaving none behind, and is still listed after a restart', async ({
+  page,
+  memberApi,
+  scan,
+}) => {
+  // It starts a second dashboard process (tsx), which takes a while on a loaded machine.
+  test.setTimeout(240_000);
+  const nova = await cloudAdmin();
+  // What compute-3 has free now (other journeys may have servers there): one such server fits.
+  const { hypervisors } = await nova('GET', '/os-hypervisors/detail');
+  const c3 = hypervisors.find((h: { hypervisor_hostname: string }) =>
+    h.hypervisor_hostname.startsWith('compute-3'),
+  );
+  expect(c3, 'compute-3 is a hypervisor').toBeTruthy();
+  const free = c3.vcpus - c3.vcpus_used;
+  const flavorId = unique('e2e-wide');
+  await nova('POST', '/flavors', {
+    flavor: { name: flavorId, id: flavorId, ram: 256, vcpus: free, disk: 1 },
+  });
+
+  const image = await memberApi.image();
+  const root = await memberApi.createVolume({
+    name: unique('e2e-part-root'),
+    sizeGb: image.minSizeGb,
+    type: 'multiattach',
+    bootable: true,
+    imageId: image.id,
+  });
+  const name = unique('part');
+  const started = await memberApi.post<{ id: string }>('/api/launches', {
+    name,
+    count: 2,
+    flavorId,
+    availabilityZone: 'az2',
+    boot: { source: 'volume', volumeId: root.id, mode: 'rw' },
+    dataVolumes: [],
+    acknowledgeMultipleWriters: true,
+  });
+
+  await signIn(page, USERS.member);
+  await page.goto(`/launches/${started.id}`);
+  const outcome = page.getByRole('alert');
+  await expect(outcome).toContainText('1 of 2 servers active; 1 failed', { timeout: 60_000 });
+  await expect(outcome).toContainText('No valid host was found');
+  // Status and progress once: Nova's ERROR says more than "failed", ACTIVE would only repeat "active".
+  const table = page.getByRole('table', { name: 'Servers in this launch' });
+  await expect(table.getByText('ACTIVE', { exact: true })).toHaveCount(0);
+  await expect(table.getByText('ERROR', { exact: true })).toHaveCount(1);
+  await scan('launch progress: partly failed');
+
+  await page.getByRole('button', { name: 'Delete the failed server (1)' }).click();
+  const done = page.getByRole('region', { name: 'What was done' });
+  await expect(done.getByText('Deleted the failed servers', { exact: false })).toBeVisible();
+  await expect(done.getByText(`${name}-2`, { exact: false })).toBeVisible();
+  await expect(done.getByText(': Deleted', { exact: false })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: /Delete the failed server/ })).toBeDisabled();
+  await scan('launch progress: failed servers deleted');
+
+  // None left behind: the cloud has only the active one.
+  await expect
+    .poll(async () => {
+      const { servers } = await memberApi.get<{ servers: { name: string; status: string }[] }>(
+        '/api/servers',
+      );
+      return servers.filter((s) => s.name.startsWith(`${name}-`)).map((s) => `${s.name} ${s.status}`);
+    })
+    .toEqual([`${name}-1 ACTIVE`]);
+
+  // The Launches page lists it, newest first, with its outcome.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Launches', exact: true })
+    .click();
+  const launches = page.getByRole('table', { name: 'Launches' });
+  const row = launches.getByRole('row').filter({ hasText: `2 × ${name}` });
+  await expect(row).toContainText('partly failed');
+  await expect(row).toContainText('1 of 2 active, 1 failed');
+  await scan('launches page');
+
+  await scan('before the restart');
+  // The dashboard restarted: another BFF process on the same launch database, signed in anew.
+  second = await spawnBff({
+    authUrl: `${CLOUD}/identity/v3`,
+    name: 'bff-restarted',
+    env: {
+      // The same launch database as the dashboard under test: PostgreSQL, or its SQLite file.
+      DATABASE_URL: process.env.E2E_DATABASE_URL?.startsWith('postgres') ? process.env.E2E_DATABASE_URL : '',
+      BFF_DATABASE_FILE: process.env.E2E_BFF_DATABASE_FILE ?? resolve('.test-results/e2e-bff.db'),
+      WEB_DIST: resolve('apps/web/dist'),
+    },
+  });
+  await page.context().clearCookies();
+  await page.goto(`${second.url}/`);
+  await page.getByLabel('User name').fill(USERS.member.username);
+  await page.getByLabel('Password', { exact: true }).fill(USERS.member.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await page.goto(`${second.url}/launches`);
+  const after = page
+    .getByRole('table', { name: 'Launches' })
+    .getByRole('row')
+    .filter({ hasText: `2 × ${name}` });
+  await expect(after).toContainText('partly failed');
+  await after.getByRole('link', { name: `2 × ${name}` }).click();
+  await expect(page.getByRole('alert')).toContainText('1 of 2 servers active; 1 failed');
+  await expect(page.getByText('Deleted the failed servers', { exact: false })).toBeVisible();
+});
