@@ -1,9 +1,18 @@
-import { apiPaths, imageListSchema, sessionSchema, volumeListSchema, volumeTypeListSchema } from '@sv/shared';
+import {
+  apiPaths,
+  availabilityZoneListSchema,
+  healthSchema,
+  imageListSchema,
+  sessionSchema,
+  volumePageSchema,
+  volumeTypeListSchema,
+} from '@sv/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectivity } from '../../lib/connectivity';
 import { bff, bffError, recordRequests } from '../../testing/bff';
 import { makeSession, makeVolume } from '../../testing/data';
 import { server } from '../../testing/msw-server';
@@ -50,13 +59,31 @@ function signedInBff() {
       signedIn = true;
       return demo;
     }),
-    bff.get(apiPaths.volumes, volumeListSchema, () =>
-      signedIn
-        ? { volumes: [makeVolume({ id: 'vol-1', name: 'dataset' })] }
-        : bffError(401, 'session_expired', 'Your session has ended. Sign in again.'),
+    bff.get(
+      apiPaths.volumePage,
+      volumePageSchema,
+      () =>
+        signedIn
+          ? {
+              volumes: [makeVolume({ id: 'vol-1', name: 'dataset' })],
+              page: { number: 1, size: 20, nextMarker: null, total: 1, atLeast: 1 },
+            }
+          : bffError(401, 'session_expired', 'Your session has ended. Sign in again.'),
+      { anyQuery: true },
     ),
+    bff.get(apiPaths.availabilityZones, availabilityZoneListSchema, {
+      zones: [{ name: 'nova', available: true }],
+    }),
     bff.get(apiPaths.volumeTypes, volumeTypeListSchema, { types: [] }),
     bff.get(apiPaths.images, imageListSchema, { images: [] }),
+    // The signed-in frame watches the dashboard's health (more often when the live stream fails,
+    // as it does here: jsdom has no server behind it).
+    bff.get(
+      apiPaths.health,
+      healthSchema,
+      { status: 'ok', checks: { cloud: { status: 'ok', ms: 1 } }, checkedAt: 'now' },
+      { anyQuery: true },
+    ),
   );
   return {
     expire: () => {
@@ -75,6 +102,8 @@ describe('listPathFor', () => {
 });
 
 describe('App', () => {
+  afterEach(() => connectivity.reset());
+
   it('answers an unknown address with a page that has a heading and ways back', async () => {
     signedInBff();
     renderApp('/no/such/place');
