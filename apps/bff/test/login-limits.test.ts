@@ -170,6 +170,7 @@ describe.runIf(url)('the sign-in limits on PostgreSQL', () => {
     cloud = await startCloud();
     const config: BffConfig = {
       ...loadConfig({}),
+      databaseFile: ':memory:',
       authUrl: `${cloud.url}/identity/v3`,
       logLevel: 'silent',
       webDist: '/nonexistent',
@@ -220,7 +221,12 @@ describe.runIf(url)('the sign-in limits on PostgreSQL', () => {
 
 describe.runIf(url)('a PostgreSQL sign-in limiter whose database is unreachable', () => {
   it('counts in memory meanwhile instead of failing the sign-in', async () => {
-    const config: BffConfig = { ...loadConfig({}), loginRateLimit: 1000, loginAccountRateLimit: 2 };
+    const config: BffConfig = {
+      ...loadConfig({}),
+      databaseFile: ':memory:',
+      loginRateLimit: 1000,
+      loginAccountRateLimit: 2,
+    };
     // Nothing listens on port 9: every query fails at once.
     const limiter = pgLoginLimiter('postgres://postgres@127.0.0.1:9/test', config, createLogger('silent'));
     try {

@@ -15,7 +15,7 @@ let doc: any;
 
 beforeAll(async () => {
   app = createBffApp({
-    config: { ...loadConfig({}), logLevel: 'silent', webDist: '/nonexistent' },
+    config: { ...loadConfig({}), databaseFile: ':memory:', logLevel: 'silent', webDist: '/nonexistent' },
     logger: createLogger('silent'),
     sessions: new MemorySessionStore(),
   });

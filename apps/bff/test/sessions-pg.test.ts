@@ -31,6 +31,7 @@ describe.runIf(url)(
         const app = createBffApp({
           config: {
             ...loadConfig({}),
+            databaseFile: ':memory:',
             port: 0,
             authUrl: `${cloud.url}/identity/v3`,
             sessionDatabaseUrl: url!,

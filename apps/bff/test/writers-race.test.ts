@@ -140,6 +140,7 @@ describe.runIf(url)(
       for (let i = 0; i < 2; i++) {
         const config: BffConfig = {
           ...loadConfig({}),
+          databaseFile: ':memory:',
           port: 0,
           authUrl: `${stack.cloud.url}/identity/v3`,
           sessionDatabaseUrl: url!,

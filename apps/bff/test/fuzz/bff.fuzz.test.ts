@@ -71,7 +71,7 @@ afterAll(async () => {
 describe('the fuzz covers the whole BFF API', () => {
   it('lists every /api route the app serves, and only those', () => {
     const app = createBffApp({
-      config: { ...loadConfig({}), logLevel: 'silent', webDist },
+      config: { ...loadConfig({}), databaseFile: ':memory:', logLevel: 'silent', webDist },
       logger: createLogger('silent'),
       sessions: new MemorySessionStore(),
     });

@@ -62,11 +62,11 @@ export async function startStack(
   const cloud = opts.sharedCloud ?? (await startCloud(opts.cloud));
   const config: BffConfig = {
     ...loadConfig({}),
+    databaseFile: ':memory:',
     port: 0,
     authUrl: `${cloud.url}/identity/v3`,
     logLevel: 'silent',
     webDist: '/nonexistent',
-    databaseFile: ':memory:',
     loginRateLimit: 1000,
     loginAccountRateLimit: 1000,
     ...opts.bff,

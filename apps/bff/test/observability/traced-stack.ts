@@ -45,6 +45,7 @@ export async function startTracedStack(bff: Partial<BffConfig> = {}): Promise<Tr
   const app = createBffApp({
     config: {
       ...loadConfig({}),
+      databaseFile: ':memory:',
       port: 0,
       authUrl: `${cloudUrl}/identity/v3`,
       webDist: '/nonexistent',
