@@ -14,6 +14,7 @@ import { launchRoutes } from './features/launch/launch.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { serversRoutes } from './features/servers/servers.routes.js';
 import { volumesRoutes } from './features/volumes/volumes.routes.js';
+import { volumeActionsRoutes } from './features/volumes/volume-actions.routes.js';
 import { preflightRoutes } from './features/preflight/preflight.routes.js';
 import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
@@ -91,6 +92,7 @@ export function createBffApp(deps: BffDeps): Express {
     ...healthRoutes(health),
     ...authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)),
     ...volumesRoutes(changes),
+    ...volumeActionsRoutes(changes),
     ...serversRoutes(changes),
     ...attachmentsRoutes(changes, volumeLock),
     ...catalogRoutes(),

@@ -24,4 +24,8 @@ export const apiPaths = {
   topology: '/api/topology',
   events: '/api/events',
   openapi: '/api/openapi.json',
+  // --- Q: volume actions ---
+  volumeExtend: (id: string) => `/api/volumes/${encodeURIComponent(id)}/extend`,
+  volumeRetype: (id: string) => `/api/volumes/${encodeURIComponent(id)}/retype`,
+  volumeBootable: (id: string) => `/api/volumes/${encodeURIComponent(id)}/bootable`,
 } as const;

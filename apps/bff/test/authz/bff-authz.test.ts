@@ -245,6 +245,31 @@ const rows: Row[] = [
   },
   { route: 'GET /api/topology', expect: signedIn(200), probe: () => ({ path: '/api/topology' }) },
   { route: 'GET /api/events', expect: signedIn(200), probe: () => ({ path: '/api/events' }) },
+  // --- Q: volume actions ---
+  {
+    route: 'POST /api/volumes/:id/extend',
+    expect: demos(202, missing, cloudPolicy('volume:extend')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/extend`,
+      body: { sizeGb: 2 },
+    }),
+  },
+  {
+    route: 'POST /api/volumes/:id/retype',
+    expect: demos(202, missing, cloudPolicy('volume:retype')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/retype`,
+      body: { type: 'multiattach' },
+    }),
+  },
+  {
+    route: 'PUT /api/volumes/:id/bootable',
+    expect: demos(200, missing, cloudPolicy('volume:update')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/bootable`,
+      body: { bootable: true },
+    }),
+  },
 ];
 
 /** One call as a role, kept for the token, cookie and leak checks. */
