@@ -18,6 +18,7 @@ import { serversRoutes } from './features/servers/servers.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { volumeListRoutes } from './features/volumes/volumes.list.js';
 import { volumesRoutes } from './features/volumes/volumes.routes.js';
+import { volumeActionsRoutes } from './features/volumes/volume-actions.routes.js';
 import { preflightRoutes } from './features/preflight/preflight.routes.js';
 import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
@@ -97,6 +98,7 @@ export function createBffApp(deps: BffDeps): Express {
     ...healthRoutes(health),
     ...authRoutes(auth, deps.loginLimiter ?? loginLimiterFor(config, logger)),
     ...volumesRoutes(changes),
+    ...volumeActionsRoutes(changes),
     ...serversRoutes(changes),
     ...attachmentsRoutes(changes, volumeLock),
     ...catalogRoutes(),

@@ -30,4 +30,8 @@ export const apiPaths = {
   serverPage: '/api/lists/servers',
   volumePage: '/api/lists/volumes',
   projects: '/api/projects',
+  // --- Q: volume actions ---
+  volumeExtend: (id: string) => `/api/volumes/${encodeURIComponent(id)}/extend`,
+  volumeRetype: (id: string) => `/api/volumes/${encodeURIComponent(id)}/retype`,
+  volumeBootable: (id: string) => `/api/volumes/${encodeURIComponent(id)}/bootable`,
 } as const;

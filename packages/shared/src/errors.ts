@@ -48,6 +48,9 @@ export const apiErrorCodeSchema = z.enum([
   'volume_busy',
   'contract_violation',
   'internal',
+  // --- Q: volume actions ---
+  /** The cloud refused an extend, type change or bootable change for the volume's state; its message says why. */
+  'volume_action_refused',
 ]);
 export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
 /** The codes by name, to compare with: `err.code === ApiErrorCode.not_found`. */

@@ -11,3 +11,4 @@ export * from './servers.js';
 export * from './session.js';
 export * from './topology.js';
 export * from './volumes.js';
+export * from './volume-actions.js';

@@ -261,6 +261,31 @@ const rows: Row[] = [
   { route: 'GET /api/lists/servers', expect: signedIn(200), probe: () => ({ path: '/api/lists/servers' }) },
   { route: 'GET /api/lists/volumes', expect: signedIn(200), probe: () => ({ path: '/api/lists/volumes' }) },
   { route: 'GET /api/projects', expect: signedIn(200), probe: () => ({ path: '/api/projects' }) },
+  // --- Q: volume actions ---
+  {
+    route: 'POST /api/volumes/:id/extend',
+    expect: demos(202, missing, cloudPolicy('volume:extend')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/extend`,
+      body: { sizeGb: 2 },
+    }),
+  },
+  {
+    route: 'POST /api/volumes/:id/retype',
+    expect: demos(202, missing, cloudPolicy('volume:retype')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/retype`,
+      body: { type: 'multiattach' },
+    }),
+  },
+  {
+    route: 'PUT /api/volumes/:id/bootable',
+    expect: demos(200, missing, cloudPolicy('volume:update')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/bootable`,
+      body: { bootable: true },
+    }),
+  },
 ];
 
 /** One call as a role, kept for the token, cookie and leak checks. */

@@ -142,6 +142,13 @@ export const bffEndpoints: BffEndpoint[] = [
   // --- M: actions on a launch's failed servers ---
   E('POST /api/launches/:id/delete-failed'),
   E('POST /api/launches/:id/retry-failed'),
+  // --- Q: volume actions ---
+  E('POST /api/volumes/:id/extend', { body: ({ n }) => ({ sizeGb: pick(n, [2, 3, 16_384]) }) }),
+  E('POST /api/volumes/:id/retype', {
+    body: ({ n }) =>
+      pick(n, [{ type: 'multiattach' }, { type: '__DEFAULT__', migrationPolicy: 'on-demand' }]),
+  }),
+  E('PUT /api/volumes/:id/bootable', { body: ({ n }) => ({ bootable: n % 2 === 0 }) }),
 ];
 
 /** The kind of id a path parameter holds. */

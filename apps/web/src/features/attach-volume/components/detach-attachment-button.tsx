@@ -12,6 +12,10 @@ export interface DetachAttachmentButtonProps {
   onDetached?: (attachment: Attachment) => void;
 }
 
+/** The first disk (`/dev/vda`, `/dev/sda`, `/dev/xvda`, `/dev/hda`) is the server's root device. */
+export const isRootDevice = (device: string | null | undefined): boolean =>
+  !!device && /^\/dev\/(x?vd|sd|hd)a$/.test(device);
+
 /** "Detach" for one attachment, behind a confirmation that says what the server loses. */
 export function DetachAttachmentButton({
   attachment,
@@ -25,6 +29,14 @@ export function DetachAttachmentButton({
 
   if (attachment.state === 'detaching') {
     return <span className="text-sm text-slate-600">Detaching…</span>;
+  }
+  // Nova refuses: "Cannot detach a root device volume". Say so instead of offering the button.
+  if (isRootDevice(attachment.device)) {
+    return (
+      <span className="text-sm text-slate-700">
+        Root disk: the server boots from it, so it cannot be detached. Delete the server to free it.
+      </span>
+    );
   }
 
   const others = otherHolds.filter((h) => h.serverId !== attachment.serverId && isLiveHoldState(h.state));

@@ -15,6 +15,7 @@ import type { AttachmentSlots } from '../../../lib/attachment-slots';
 import { useDeleteVolume } from '../api/delete-volume';
 import { useVolume } from '../api/get-volume';
 import { liveHold, serverHold, strayRecord, writerCount } from './holds';
+import { VolumeActions } from './volume-actions/volume-actions';
 
 const TRAIL = { list: 'Volumes', listPath: '/volumes' };
 
@@ -106,6 +107,7 @@ function VolumeDetail({
           </h1>
           <p className="mt-1 font-mono text-xs text-slate-600">{v.id}</p>
         </div>
+        <VolumeActions volume={v} capabilities={session.capabilities} onNotice={setNotice} />
         <div className="flex flex-col items-end gap-1">
           <div className="flex gap-2">
             <Button
