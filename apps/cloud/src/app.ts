@@ -44,7 +44,13 @@ export function createApp(deps: CloudDeps, options: CloudOptions = {}): Cloud {
     isUsingAttachment: (serverId, attachmentId) => compute.isUsingAttachment(serverId, attachmentId),
   };
   const volume = createVolumeService({ ...deps, identity, nova, images: image.api });
-  const compute = createComputeService({ ...deps, identity, volumes: volume.api, images: image.api });
+  const compute = createComputeService({
+    ...deps,
+    identity,
+    volumes: volume.api,
+    images: image.api,
+    network: network.api,
+  });
 
   app.use('/identity', identity.router);
   app.use('/volume', volume.router);

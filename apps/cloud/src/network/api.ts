@@ -128,6 +128,7 @@ export function createNetworkApi(store: Store): NetworkApi {
     },
     async allocate(tx, caller, requests) {
       const ids: string[] = [];
+      const taken = new Map<string, Set<string>>();
       for (const r of requests) {
         if (r.portId) {
           await portsStore.update(tx, r.portId, {
@@ -139,15 +140,21 @@ export function createNetworkApi(store: Store): NetworkApi {
           ids.push(r.portId);
           continue;
         }
-        const port = await insertPort(store, tx, asCaller(caller), {
-          networkId: r.networkId!,
-          projectId: r.projectId,
-          ...(r.fixedIp ? { fixedIps: [{ ip_address: r.fixedIp }] } : {}),
-          securityGroups: r.securityGroupIds,
-          deviceId: r.serverId,
-          deviceOwner: r.deviceOwner,
-          hostId: '',
-        });
+        const port = await insertPort(
+          store,
+          tx,
+          asCaller(caller),
+          {
+            networkId: r.networkId!,
+            projectId: r.projectId,
+            ...(r.fixedIp ? { fixedIps: [{ ip_address: r.fixedIp }] } : {}),
+            securityGroups: r.securityGroupIds,
+            deviceId: r.serverId,
+            deviceOwner: r.deviceOwner,
+            hostId: '',
+          },
+          taken,
+        );
         await portsStore.update(tx, port.id, { status: 'ACTIVE' });
         ids.push(port.id);
       }

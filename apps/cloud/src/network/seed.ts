@@ -4,7 +4,7 @@ import { nowIso } from '../platform/time.js';
 
 /**
  * What devstack makes for each project that gets servers: a `private` network with the
- * `private-subnet` 10.0.0.0/26 (gateway 10.0.0.1). Idempotent, multi-process safe (stable ids).
+ * `private-subnet` 10.0.0.0/22 (devstack's IPV4_ADDRS_SAFE_TO_USE, so a project fits a thousand servers; gateway 10.0.0.1). Idempotent, multi-process safe (stable ids).
  */
 export async function seedNetwork(deps: CloudDeps): Promise<void> {
   const db = deps.store.db;
@@ -44,10 +44,10 @@ export async function seedNetwork(deps: CloudDeps): Promise<void> {
         name: 'private-subnet',
         description: '',
         ip_version: 4,
-        cidr: '10.0.0.0/26',
+        cidr: '10.0.0.0/22',
         gateway_ip: '10.0.0.1',
         enable_dhcp: 1,
-        allocation_pools: JSON.stringify([{ start: '10.0.0.2', end: '10.0.0.62' }]),
+        allocation_pools: JSON.stringify([{ start: '10.0.0.2', end: '10.0.3.254' }]),
         dns_nameservers: '[]',
         host_routes: '[]',
         revision_number: 0,

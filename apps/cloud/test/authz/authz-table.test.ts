@@ -722,6 +722,27 @@ const rows: Row[] = [
     probe: () => ({ path: `/image/v2/images/${imageId}` }),
   },
   // --- N: network -----------------------------------------------------------------------------
+  {
+    route: 'GET /compute/v2.1/servers/:id/ips',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/ips` }),
+  },
+  {
+    // Demo's server is on no network: even its owner learns it is not a member of `private`.
+    route: 'GET /compute/v2.1/servers/:id/ips/:network',
+    expect: demosToRead(404, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/ips/private` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-interface',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-interface` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-interface/:portId',
+    expect: demosToRead(404, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-interface/${NO_SUCH_ID}` }),
+  },
   { route: 'GET /network/', expect: everyone(200), probe: () => ({ path: '/network/' }) },
   { route: 'GET /network/v2.0/', expect: anyToken(200), probe: () => ({ path: '/network/v2.0/' }) },
   {

@@ -32,7 +32,8 @@ export type IdKind =
   | 'port'
   | 'securityGroup'
   | 'securityGroupRule'
-  | 'extension';
+  | 'extension'
+  | 'networkLabel';
 
 export interface CloudFixtures {
   admin: Session;
@@ -319,6 +320,7 @@ async function networkFixtures(tc: TestCloud, admin: Session, member: Session) {
       securityGroup: [groups.member!, groups.admin!],
       securityGroupRule: [rule],
       extension: ['security-group', 'binding', 'fuzz'],
+      networkLabel: ['private', 'public'],
     },
     expendable: {
       network: spare.network,

@@ -399,6 +399,10 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /image/v2/images/:id'),
 
   // --- N: network ---------------------------------------------------------------------------------
+  E('GET /compute/v2.1/servers/:id/ips'),
+  E('GET /compute/v2.1/servers/:id/ips/:network'),
+  E('GET /compute/v2.1/servers/:id/os-interface'),
+  E('GET /compute/v2.1/servers/:id/os-interface/:portId'),
   E('GET /network/'),
   E('GET /network/v2.0/'),
   E('GET /network/v2.0/extensions'),
@@ -490,6 +494,8 @@ export function idKindOf(path: string, param: string): IdKind {
     'security-groups': 'securityGroup',
     'security-group-rules': 'securityGroupRule',
     extensions: 'extension',
+    ips: 'networkLabel',
+    'os-interface': 'port',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -97,6 +97,8 @@ async function allocateIps(
   network: NetworkRow,
   portId: string,
   requests: FixedIpRequest[] | undefined,
+  /** Addresses taken per subnet, kept across the ports of one batch (a multi-create). */
+  cache: Map<string, Set<string>> = new Map(),
 ): Promise<IpAllocationRow[]> {
   const subnets = await networksStore.subnetsOf(tx, [network.id]);
   const wanted: FixedIpRequest[] =
@@ -128,10 +130,12 @@ async function allocateIps(
     } else {
       throw badRequest('Invalid input for operation: IP allocation requires subnet_id or ip_address.');
     }
-    await store.forUpdate(tx.selectFrom('subnets').select('id').where('id', '=', subnet.id)).execute();
-    const taken = new Set(
-      [...(await portsStore.ipsInSubnet(tx, subnet.id)), ...out].map((a) => a.ip_address),
-    );
+    let taken = cache.get(subnet.id);
+    if (!taken) {
+      await store.forUpdate(tx.selectFrom('subnets').select('id').where('id', '=', subnet.id)).execute();
+      taken = new Set((await portsStore.ipsInSubnet(tx, subnet.id)).map((a) => a.ip_address));
+      cache.set(subnet.id, taken);
+    }
     let address: string;
     if (req.ip_address) {
       const ip = parseIpv4(req.ip_address);
@@ -163,6 +167,7 @@ async function allocateIps(
       }
       address = found;
     }
+    taken.add(address);
     out.push({ subnet_id: subnet.id, ip_address: address, port_id: portId, network_id: network.id });
   }
   return out;
@@ -175,7 +180,13 @@ async function groupsFor(tx: Db, c: Caller, projectId: string, ids: string[] | u
 }
 
 /** Creates one port inside the caller's transaction (the API's create, and Nova's allocation). */
-export async function insertPort(store: Store, tx: Db, c: Caller, p: NewPort): Promise<PortRow> {
+export async function insertPort(
+  store: Store,
+  tx: Db,
+  c: Caller,
+  p: NewPort,
+  cache?: Map<string, Set<string>>,
+): Promise<PortRow> {
   const network = await findNetwork(tx, c, p.networkId);
   if (!c.isAdmin && network.project_id !== c.projectId && network.shared !== 1) {
     throw notFoundOf.network(p.networkId);
@@ -211,7 +222,7 @@ export async function insertPort(store: Store, tx: Db, c: Caller, p: NewPort): P
     updated_at: now,
   };
   await portsStore.insert(tx, row);
-  await portsStore.insertIps(tx, await allocateIps(store, tx, network, id, p.fixedIps));
+  await portsStore.insertIps(tx, await allocateIps(store, tx, network, id, p.fixedIps, cache));
   return row;
 }
 

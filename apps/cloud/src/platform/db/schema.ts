@@ -371,7 +371,17 @@ export interface IpAllocationsTable {
   network_id: string;
 }
 
+/** Compute's record of a server's ports (Nova's network info cache). */
+export interface ServerPortsTable {
+  server_id: string;
+  port_id: string;
+  position: number;
+  preserve_on_delete: Bool;
+  tag: string | null;
+}
+
 export interface NetworkSchema {
+  server_ports: ServerPortsTable;
   networks: NetworksTable;
   subnets: SubnetsTable;
   security_groups: SecurityGroupsTable;

@@ -67,9 +67,9 @@ describe('networks and subnets', () => {
     expect(subnets.body.subnets).toEqual([
       expect.objectContaining({
         name: 'private-subnet',
-        cidr: '10.0.0.0/26',
+        cidr: '10.0.0.0/22',
         gateway_ip: '10.0.0.1',
-        allocation_pools: [{ start: '10.0.0.2', end: '10.0.0.62' }],
+        allocation_pools: [{ start: '10.0.0.2', end: '10.0.3.254' }],
         ip_version: 4,
       }),
     ]);
