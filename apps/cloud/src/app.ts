@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { type ComputeService, createComputeService } from './compute/index.js';
 import { createIdentity, type Identity } from './identity/index.js';
 import { createImageService, type ImageService } from './image/index.js';
+import { createNetworkService, type NetworkService } from './network/index.js';
 import type { CloudDeps } from './deps.js';
 import { OpenStackError } from './platform/http/errors.js';
 import { sendFault } from './platform/http/faults.js';
@@ -12,6 +13,7 @@ export interface Cloud {
   app: Express;
   identity: Identity;
   image: ImageService;
+  network: NetworkService;
   volume: VolumeService;
   compute: ComputeService;
 }
@@ -36,17 +38,25 @@ export function createApp(deps: CloudDeps, options: CloudOptions = {}): Cloud {
 
   const identity = createIdentity(deps);
   const image = createImageService({ ...deps, identity });
+  const network = createNetworkService({ ...deps, identity });
   // Nova and Cinder call each other: Cinder's question reaches compute once compute is built.
   const nova: NovaClient = options.nova ?? {
     isUsingAttachment: (serverId, attachmentId) => compute.isUsingAttachment(serverId, attachmentId),
   };
   const volume = createVolumeService({ ...deps, identity, nova, images: image.api });
-  const compute = createComputeService({ ...deps, identity, volumes: volume.api, images: image.api });
+  const compute = createComputeService({
+    ...deps,
+    identity,
+    volumes: volume.api,
+    images: image.api,
+    network: network.api,
+  });
 
   app.use('/identity', identity.router);
   app.use('/volume', volume.router);
   app.use('/compute', compute.router);
   app.use('/image', image.router);
+  app.use('/network', network.router);
 
   // Outside every service: webob's plain 404, as a real endpoint would answer.
   app.use((req, res) => {
@@ -64,5 +74,5 @@ export function createApp(deps: CloudDeps, options: CloudOptions = {}): Cloud {
     req.ctx.log.debug({ path: req.path }, 'no such path');
   });
 
-  return { app, identity, image, volume, compute };
+  return { app, identity, image, network, volume, compute };
 }

@@ -3,6 +3,7 @@ import type { CloudConfig } from './config.js';
 import { seedCompute } from './compute/index.js';
 import { seedIdentity } from './identity/index.js';
 import { seedImages } from './image/index.js';
+import { seedNetwork } from './network/index.js';
 import { openStore, type StoreOptions } from './platform/db/store.js';
 import type { CloudDeps } from './deps.js';
 import type { Logger } from './platform/logger.js';
@@ -38,6 +39,7 @@ export async function bootCloud(
   await seedIdentity(store, config, logger);
   await seedVolume(deps);
   await seedImages(deps);
+  await seedNetwork(deps);
   await seedCompute(deps);
   const reconcile = async (scope: ReconcileScope) => {
     await cloud.volume.reconcile(scope);

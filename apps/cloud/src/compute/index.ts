@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Identity } from '../identity/index.js';
 import type { ImageApi } from '../image/index.js';
+import type { NetworkApi } from '../network/index.js';
 import type { CloudDeps } from '../deps.js';
 import { jsonBody } from '../platform/http/body.js';
 import { OpenStackError, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
@@ -9,6 +10,7 @@ import { negotiateMicroversion } from '../platform/http/microversion.js';
 import type { ReconcileScope } from '../platform/presence.js';
 import type { VolumeApi } from '../volume/index.js';
 import { createImageClient } from './clients/image-client.js';
+import { createNetworkClient } from './clients/network-client.js';
 import { createVolumeClient } from './clients/volume-client.js';
 import type { ComputeDeps } from './deps.js';
 import { reconcileCompute } from './host/reconcile.js';
@@ -40,13 +42,14 @@ export const webobNotFound = () =>
 
 /** Nova v2.1 under /compute. It reaches volumes and images only through their APIs. */
 export function createComputeService(
-  platform: CloudDeps & { identity: Identity; volumes: VolumeApi; images: ImageApi },
+  platform: CloudDeps & { identity: Identity; volumes: VolumeApi; images: ImageApi; network: NetworkApi },
 ): ComputeService {
-  const { identity, volumes, images, ...shared } = platform;
+  const { identity, volumes, images, network, ...shared } = platform;
   const deps: ComputeDeps = {
     ...shared,
     volumes: createVolumeClient(volumes, shared.logger),
     images: createImageClient(images),
+    network: createNetworkClient(network),
   };
   const router = Router();
   // Nova routes no OPTIONS (Express would answer one with an Allow list); `/` lists versions for any.

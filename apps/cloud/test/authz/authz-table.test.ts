@@ -721,7 +721,257 @@ const rows: Row[] = [
     expect: anyToken(200),
     probe: () => ({ path: `/image/v2/images/${imageId}` }),
   },
+  // --- N: network -----------------------------------------------------------------------------
+  {
+    route: 'GET /compute/v2.1/servers/:id/ips',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/ips` }),
+  },
+  {
+    // Demo's server is on no network: even its owner learns it is not a member of `private`.
+    route: 'GET /compute/v2.1/servers/:id/ips/:network',
+    expect: demosToRead(404, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/ips/private` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-interface',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-interface` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-interface/:portId',
+    expect: demosToRead(404, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-interface/${NO_SUCH_ID}` }),
+  },
+  { route: 'GET /network/', expect: everyone(200), probe: () => ({ path: '/network/' }) },
+  { route: 'GET /network/v2.0/', expect: anyToken(200), probe: () => ({ path: '/network/v2.0/' }) },
+  {
+    route: 'GET /network/v2.0/extensions',
+    expect: anyToken(200),
+    probe: () => ({ path: '/network/v2.0/extensions' }),
+  },
+  {
+    route: 'GET /network/v2.0/extensions/:alias',
+    expect: anyToken(200),
+    probe: () => ({ path: '/network/v2.0/extensions/security-group' }),
+  },
+  ...neutronRows(),
 ];
+
+/**
+ * Neutron's five resources, each list/create/show/update/delete: readers read, the other
+ * project's member finds nothing of demo's (the resource's NotFound), and a reader-only token is
+ * refused every change with oslo.policy's `rule:<action>_<resource> is disallowed by policy`.
+ */
+function neutronRows(): Row[] {
+  const N = '/network/v2.0';
+  const resources = [
+    { path: 'networks', singular: 'network', missing: (id: string) => `Network ${id} could not be found.` },
+    { path: 'subnets', singular: 'subnet', missing: (id: string) => `Subnet ${id} could not be found.` },
+    { path: 'ports', singular: 'port', missing: (id: string) => `Port ${id} could not be found.` },
+    {
+      path: 'security-groups',
+      singular: 'security_group',
+      missing: (id: string) => `Security group ${id} does not exist`,
+    },
+    {
+      path: 'security-group-rules',
+      singular: 'security_group_rule',
+      missing: (id: string) => `Security group rule ${id} does not exist`,
+    },
+  ] as const;
+  const out: Row[] = [];
+  for (const r of resources) {
+    const demoId = (): Promise<string> => neutronFixture(r.singular);
+    const stranger = (): Expect => neutron(404, r.missing(`<demo ${r.singular}>`));
+    out.push(
+      { route: `GET ${N}/${r.path}`, expect: anyToken(200), probe: () => ({ path: `${N}/${r.path}` }) },
+      {
+        route: `POST ${N}/${r.path}`,
+        expect: {
+          ...anyToken(201),
+          reader: neutron(403, `rule:create_${r.singular} is disallowed by policy`),
+        },
+        probe: async (_w, role) => ({
+          path: `${N}/${r.path}`,
+          body: await neutronCreateBody(r.singular, role),
+        }),
+      },
+      {
+        route: `GET ${N}/${r.path}/:id`,
+        expect: demosToRead(200, stranger()),
+        probe: async () => ({ path: `${N}/${r.path}/${await demoId()}` }),
+      },
+      {
+        route: `PUT ${N}/${r.path}/:id`,
+        expect: {
+          ...demosToRead(200, stranger()),
+          reader: neutron(403, `rule:update_${r.singular} is disallowed by policy`),
+        },
+        probe: async () => ({
+          path: `${N}/${r.path}/${await demoId()}`,
+          body: { [r.singular]: { description: 'changed' } },
+        }),
+      },
+      {
+        route: `DELETE ${N}/${r.path}/:id`,
+        expect: {
+          ...demosToRead(204, stranger()),
+          reader: neutron(403, `rule:delete_${r.singular} is disallowed by policy`),
+        },
+        probe: async (_w, role) => ({
+          path: `${N}/${r.path}/${spends(role) ? await freshNeutron(r.singular) : await demoId()}`,
+        }),
+      },
+    );
+  }
+  return out;
+}
+
+/** Neutron's fault: `{"NeutronError": {"type", "message", "detail"}}`. */
+function neutron(status: number, message: string): Expect {
+  return { status, fault: { key: 'NeutronError', message } };
+}
+
+/** Demo's network resources: the seeded network and subnet, its default group, a port and a rule. */
+let demoNeutronMade: Promise<Record<string, string>> | undefined;
+const demoNeutron = () => {
+  demoNeutronMade ??= makeDemoNeutron();
+  return demoNeutronMade;
+};
+async function makeDemoNeutron(): Promise<Record<string, string>> {
+  const m = w.actors.member;
+  const N = '/network/v2.0';
+  const network = (await w.must(m, 'GET', `${N}/networks?name=private`)).body.networks[0].id as string;
+  const subnet = (await w.must(m, 'GET', `${N}/subnets?network_id=${network}`)).body.subnets[0].id as string;
+  const group = (await w.must(m, 'GET', `${N}/security-groups?name=default`)).body.security_groups[0]
+    .id as string;
+  const port = (await w.must(m, 'POST', `${N}/ports`, { body: { port: { network_id: network } } })).body.port
+    .id as string;
+  const rule = (
+    await w.must(m, 'POST', `${N}/security-group-rules`, {
+      body: { security_group_rule: { security_group_id: group, direction: 'ingress', protocol: 'icmp' } },
+    })
+  ).body.security_group_rule.id as string;
+  neutronIds = { network, subnet, port, security_group: group, security_group_rule: rule };
+  return neutronIds;
+}
+/** Demo's network resources by singular, once made (for the placeholders in expected messages). */
+let neutronIds: Record<string, string> = {};
+const neutronFixture = async (singular: string): Promise<string> => (await demoNeutron())[singular]!;
+
+let subnetCount = 0;
+/** A body that creates one resource in the role's own project (a new subnet on a new network). */
+async function neutronCreateBody(singular: string, role: Role): Promise<unknown> {
+  const who = asActor(role);
+  const N = '/network/v2.0';
+  switch (singular) {
+    case 'network':
+      return { network: { name: uniqueName('authz-net') } };
+    case 'subnet': {
+      const net =
+        isAdmin(role) || role === 'other'
+          ? (
+              await w.must(who, 'POST', `${N}/networks`, {
+                body: { network: { name: uniqueName('authz-net') } },
+              })
+            ).body.network.id
+          : await neutronFixture('network');
+      subnetCount++;
+      return { subnet: { network_id: net, ip_version: 4, cidr: `10.${100 + subnetCount}.0.0/28` } };
+    }
+    case 'port': {
+      const net =
+        isAdmin(role) || role === 'other'
+          ? (
+              await w.must(who, 'POST', `${N}/networks`, {
+                body: { network: { name: uniqueName('authz-net') } },
+              })
+            ).body.network.id
+          : await neutronFixture('network');
+      if (isAdmin(role) || role === 'other') {
+        subnetCount++;
+        await w.must(who, 'POST', `${N}/subnets`, {
+          body: { subnet: { network_id: net, ip_version: 4, cidr: `10.${100 + subnetCount}.0.0/28` } },
+        });
+      }
+      return { port: { network_id: net } };
+    }
+    case 'security_group':
+      return { security_group: { name: uniqueName('authz-sg') } };
+    default: {
+      const sg =
+        role === 'reader'
+          ? await neutronFixture('security_group')
+          : (
+              await w.must(who, 'POST', `${N}/security-groups`, {
+                body: { security_group: { name: uniqueName('authz-sg') } },
+              })
+            ).body.security_group.id;
+      return {
+        security_group_rule: {
+          security_group_id: sg,
+          direction: 'ingress',
+          protocol: 'tcp',
+          port_range_min: 22,
+          port_range_max: 22,
+        },
+      };
+    }
+  }
+}
+
+/** A resource of demo's made to be deleted (a port, group or rule needs nothing else). */
+async function freshNeutron(singular: string): Promise<string> {
+  const m = w.actors.member;
+  const N = '/network/v2.0';
+  switch (singular) {
+    case 'network':
+      return (
+        await w.must(m, 'POST', `${N}/networks`, { body: { network: { name: uniqueName('authz-net') } } })
+      ).body.network.id;
+    case 'subnet': {
+      subnetCount++;
+      return (
+        await w.must(m, 'POST', `${N}/subnets`, {
+          body: {
+            subnet: {
+              network_id: await neutronFixture('network'),
+              ip_version: 4,
+              cidr: `10.${100 + subnetCount}.0.0/28`,
+            },
+          },
+        })
+      ).body.subnet.id;
+    }
+    case 'port':
+      return (
+        await w.must(m, 'POST', `${N}/ports`, {
+          body: { port: { network_id: await neutronFixture('network') } },
+        })
+      ).body.port.id;
+    case 'security_group':
+      return (
+        await w.must(m, 'POST', `${N}/security-groups`, {
+          body: { security_group: { name: uniqueName('authz-sg') } },
+        })
+      ).body.security_group.id;
+    default:
+      return (
+        await w.must(m, 'POST', `${N}/security-group-rules`, {
+          body: {
+            security_group_rule: {
+              security_group_id: await neutronFixture('security_group'),
+              direction: 'egress',
+              protocol: 'udp',
+              port_range_min: 1000 + subnetCount,
+              port_range_max: 1000 + subnetCount++,
+            },
+          },
+        })
+      ).body.security_group_rule.id;
+  }
+}
 
 // --- Fixtures some rows need -------------------------------------------------------------------
 
@@ -778,7 +1028,8 @@ function resolve(want: Expect): Expect {
   const message = want.fault.message
     .replace('<demo server>', w.demo.server)
     .replace('<demo volume>', w.demo.plain)
-    .replace('<demo attachment>', w.demo.attachment);
+    .replace('<demo attachment>', w.demo.attachment)
+    .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all);
   return { ...want, fault: { ...want.fault, message } };
 }
 

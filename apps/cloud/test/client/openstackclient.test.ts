@@ -169,3 +169,45 @@ describe('python-openstackclient against the bundled cloud', () => {
     expect((await oscJson<{ status: string }>('volume', 'show', 'osc-root')).status).toBe('available');
   }, 180_000);
 });
+
+describe('the network service through openstackclient', () => {
+  it('lists networks, subnets, security groups, a server’s ports and the availability zones', async () => {
+    const networks = await oscJson<{ Name: string; Subnets: string[] | string }[]>('network', 'list');
+    expect(networks.map((n) => n.Name)).toEqual(['private']);
+    const subnets = await oscJson<{ Name: string; Subnet: string }[]>('subnet', 'list');
+    expect(subnets).toEqual([expect.objectContaining({ Name: 'private-subnet', Subnet: '10.0.0.0/22' })]);
+    const groups = await oscJson<{ Name: string; Description: string }[]>('security', 'group', 'list');
+    expect(groups).toEqual([
+      expect.objectContaining({ Name: 'default', Description: 'Default security group' }),
+    ]);
+
+    const server = await oscJson<{ id: string }>(
+      'server',
+      'create',
+      '--flavor',
+      '1',
+      '--image',
+      'cirros-0.6.2-x86_64-disk',
+      '--network',
+      'private',
+      '--wait',
+      'osc-net',
+    );
+    const ports = await oscJson<{ 'Fixed IP Addresses': unknown; 'MAC Address': string }[]>(
+      'port',
+      'list',
+      '--server',
+      server.id,
+    );
+    expect(ports).toHaveLength(1);
+    expect(ports[0]!['MAC Address']).toMatch(/^fa:16:3e:/);
+    expect(JSON.stringify(ports[0]!['Fixed IP Addresses'])).toContain('10.0.0.');
+    const shown = await oscJson<{ addresses: unknown }>('server', 'show', server.id);
+    expect(JSON.stringify(shown.addresses)).toContain('private');
+
+    const zones = await oscJson<{ 'Zone Name': string }[]>('availability', 'zone', 'list');
+    expect(zones.map((z) => z['Zone Name'])).toEqual(expect.arrayContaining(['nova', 'az2']));
+    await osc('server', 'delete', '--wait', server.id);
+    expect(await oscJson<unknown[]>('port', 'list')).toEqual([]);
+  }, 180_000);
+});

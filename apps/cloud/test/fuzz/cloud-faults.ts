@@ -6,17 +6,18 @@ import { headerOf, type RawResponse } from './raw-http.js';
  *   `_fault_names` (captures 6, 122, 150), or webob's own 404 body for a path or method the API does
  *   not route (captures 151, 152, 154), or keystonemiddleware's 401 (capture 81);
  * - Keystone: `{"error": {"code": <status>, "message": "...", "title": "..."}}`;
+ * - Neutron: `{"NeutronError": {"type": ..., "message": ..., "detail": ...}}`;
  * - Glance: webob's `{"message": "...<br /><br />\n\n\n", "code": "<status> <Title>", "title": "..."}`
  *   for a JSON client, `<status> <Title>\n\n<message>` as text otherwise;
  * - anything outside the four services: webob's 404.
  */
 
-export type Zone = 'identity' | 'compute' | 'volume' | 'image' | 'outside';
+export type Zone = 'identity' | 'compute' | 'volume' | 'image' | 'network' | 'outside';
 
 /** Which service's router a path reaches (Express matches mount paths case-insensitively). */
 export function zoneOf(pathWithQuery: string): Zone {
   const path = pathWithQuery.split('?')[0]!;
-  const m = /^\/(identity|compute|volume|image)(\/|$)/i.exec(path);
+  const m = /^\/(identity|compute|volume|image|network)(\/|$)/i.exec(path);
   return m ? (m[1]!.toLowerCase() as Zone) : 'outside';
 }
 
@@ -65,6 +66,17 @@ function keystoneError(status: number, body: unknown): string | null {
   return null;
 }
 
+/** Neutron's `{"NeutronError": {"type", "message", "detail"}}`. */
+function neutronError(body: unknown): string | null {
+  if (!isObject(body) || !keysAre(body, ['NeutronError'])) return 'not a {"NeutronError": ...} body';
+  const e = body.NeutronError;
+  if (!isObject(e) || !keysAre(e, ['type', 'message', 'detail']))
+    return 'NeutronError without type, message, detail';
+  if (typeof e.type !== 'string' || typeof e.message !== 'string')
+    return 'NeutronError type or message not a string';
+  return null;
+}
+
 function webobError(status: number, body: unknown): string | null {
   if (!isObject(body) || !keysAre(body, ['code', 'message', 'title'])) return 'not a webob body';
   if (typeof body.title !== 'string' || body.code !== `${status} ${body.title}`)
@@ -104,6 +116,8 @@ export function faultProblem(zone: Zone, res: RawResponse, method: string, accep
       return firstOk(novaFault(s, body), webobError(s, body), middleware401);
     case 'image':
       return firstOk(webobError(s, body), middleware401);
+    case 'network':
+      return firstOk(neutronError(body), middleware401);
     case 'outside':
       return s === 404 ? webobError(s, body) : `status ${s} outside the services`;
   }

@@ -26,7 +26,14 @@ export type IdKind =
   | 'attachment'
   | 'volumeType'
   | 'typeSpecKey'
-  | 'image';
+  | 'image'
+  | 'network'
+  | 'subnet'
+  | 'port'
+  | 'securityGroup'
+  | 'securityGroupRule'
+  | 'extension'
+  | 'networkLabel';
 
 export interface CloudFixtures {
   admin: Session;
@@ -45,6 +52,8 @@ export interface CloudFixtures {
   memberVolumes: { multiattach: string; plain: string; spare: string };
   adminVolume: string;
   imageId: string;
+  /** The seeded networks and the default security groups of the admin's and the member's projects. */
+  network: { memberNetwork: string; adminNetwork: string; memberGroup: string; adminGroup: string };
 }
 
 async function ok(
@@ -187,6 +196,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     spareTypes.push(t.volume_type.id as string);
   }
 
+  const net = await networkFixtures(tc, admin, member);
+
   return {
     admin,
     member,
@@ -207,6 +218,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeType: [type, ...types.map((t) => t.id), 'default'],
       typeSpecKey: ['fuzz_key', 'multiattach'],
       image: [imageId],
+      ...net.ids,
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -220,6 +232,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volume: spareVolumes,
       attachment: spareAttachments,
       volumeType: spareTypes,
+      ...net.expendable,
     },
     fuzzUser: {
       id: user,
@@ -234,5 +247,87 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     memberVolumes: { multiattach, plain, spare },
     adminVolume,
     imageId,
+    network: net.network,
+  };
+}
+
+/**
+ * The network service's resources: the seeded networks, both projects' default security groups
+ * (made here, so a fuzzed GET never is the first use that makes them), and spare networks,
+ * subnets, ports, groups and rules for DELETEs.
+ */
+async function networkFixtures(tc: TestCloud, admin: Session, member: Session) {
+  const N = '/network/v2.0';
+  const nets: Record<string, string> = {};
+  const groups: Record<string, string> = {};
+  for (const [who, s] of [
+    ['admin', admin],
+    ['member', member],
+  ] as const) {
+    const list = await ok(tc, 'GET', `${N}/networks?name=private&project_id=${s.projectId}`, s.token);
+    nets[who] = list.networks[0].id;
+    const sg = await ok(tc, 'GET', `${N}/security-groups?name=default`, s.token);
+    groups[who] = sg.security_groups[0].id;
+  }
+  const subnet = (await ok(tc, 'GET', `${N}/subnets?network_id=${nets.member}`, member.token)).subnets[0].id;
+  const port = (
+    await ok(tc, 'POST', `${N}/ports`, member.token, { port: { network_id: nets.member, name: 'fuzz-port' } })
+  ).port.id;
+  const rule = (
+    await ok(tc, 'POST', `${N}/security-group-rules`, member.token, {
+      security_group_rule: { security_group_id: groups.member, direction: 'ingress', protocol: 'icmp' },
+    })
+  ).security_group_rule.id;
+  const spare = {
+    network: [] as string[],
+    subnet: [] as string[],
+    port: [] as string[],
+    group: [] as string[],
+    rule: [] as string[],
+  };
+  for (let i = 0; i < 3; i++) {
+    const n = (await ok(tc, 'POST', `${N}/networks`, member.token, { network: { name: `fuzz-spare-${i}` } }))
+      .network.id;
+    spare.network.push(n);
+    const sn = (
+      await ok(tc, 'POST', `${N}/subnets`, member.token, {
+        subnet: { network_id: nets.member, ip_version: 4, cidr: `10.9${i}.0.0/28` },
+      })
+    ).subnet.id;
+    spare.subnet.push(sn);
+    spare.port.push(
+      (await ok(tc, 'POST', `${N}/ports`, member.token, { port: { network_id: nets.member } })).port.id,
+    );
+    const g = (
+      await ok(tc, 'POST', `${N}/security-groups`, member.token, {
+        security_group: { name: `fuzz-spare-${i}` },
+      })
+    ).security_group;
+    spare.group.push(g.id);
+    spare.rule.push(g.security_group_rules[0].id);
+  }
+  return {
+    network: {
+      memberNetwork: nets.member!,
+      adminNetwork: nets.admin!,
+      memberGroup: groups.member!,
+      adminGroup: groups.admin!,
+    },
+    ids: {
+      network: [nets.member!, nets.admin!],
+      subnet: [subnet],
+      port: [port],
+      securityGroup: [groups.member!, groups.admin!],
+      securityGroupRule: [rule],
+      extension: ['security-group', 'binding', 'fuzz'],
+      networkLabel: ['private', 'public'],
+    },
+    expendable: {
+      network: spare.network,
+      subnet: spare.subnet,
+      port: spare.port,
+      securityGroup: spare.group,
+      securityGroupRule: spare.rule,
+    },
   };
 }

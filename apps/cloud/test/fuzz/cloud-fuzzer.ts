@@ -192,6 +192,9 @@ function wrongMethodAnswer(e: Endpoint, method: string, path: string): WrongMeth
       return { status: 404, body: WEBOB_404, noVersionHeaders: true };
     case 'volume':
       return { status: 404 };
+    case 'network':
+      // This Neutron answers every method it does not route with its 404 (docs/network.md).
+      return { status: 404 };
     case 'image':
       // Real Glance answers 405 to some methods on its routes (this minimal Glance 404s them, not
       // checked here); OPTIONS it does not route. Outside /v2 the versions app answers all with 300.
@@ -281,7 +284,8 @@ export function build(r: Recipe, fx: CloudFixtures): Built {
   const readsBody =
     zone === 'identity' ||
     (zone === 'compute' && /^\/compute\/v2\.1\/./i.test(p)) ||
-    (zone === 'volume' && /^\/volume\/v3\/[^/]+/i.test(p));
+    (zone === 'volume' && /^\/volume\/v3\/[^/]+/i.test(p)) ||
+    (zone === 'network' && /^\/network\/v2\.0\//i.test(p));
   const cleanEnvelope = a.family !== 'headers' && (r.version === 'valid' || e.service === 'identity');
   const realIds = r.ids.slice(0, params.length).every((c) => 'real' in c) && !foreignProject;
   const wrongMethod =

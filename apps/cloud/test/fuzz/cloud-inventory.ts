@@ -7,7 +7,7 @@ import type { CloudFixtures, IdKind } from './cloud-fixtures.js';
  * here with a valid body.
  */
 
-export type Service = 'identity' | 'compute' | 'volume' | 'image';
+export type Service = 'identity' | 'compute' | 'volume' | 'image' | 'network';
 export type Role = 'admin' | 'member';
 
 export interface BodyContext {
@@ -397,6 +397,72 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /image/versions'),
   E('GET /image/v2/images'),
   E('GET /image/v2/images/:id'),
+
+  // --- N: network ---------------------------------------------------------------------------------
+  E('GET /compute/v2.1/servers/:id/ips'),
+  E('GET /compute/v2.1/servers/:id/ips/:network'),
+  E('GET /compute/v2.1/servers/:id/os-interface'),
+  E('GET /compute/v2.1/servers/:id/os-interface/:portId'),
+  E('GET /network/'),
+  E('GET /network/v2.0/'),
+  E('GET /network/v2.0/extensions'),
+  E('GET /network/v2.0/extensions/:alias'),
+  E('GET /network/v2.0/networks'),
+  E('POST /network/v2.0/networks', { body: ({ n }) => ({ network: { name: `fuzz-net-${n}` } }) }),
+  E('GET /network/v2.0/networks/:id'),
+  E('PUT /network/v2.0/networks/:id', { body: ({ n }) => ({ network: { description: `d${n}` } }) }),
+  E('DELETE /network/v2.0/networks/:id'),
+  E('GET /network/v2.0/subnets'),
+  E('POST /network/v2.0/subnets', {
+    body: ({ fx, role, n }) => ({
+      subnet: {
+        network_id: role === 'admin' ? fx.network.adminNetwork : fx.network.memberNetwork,
+        ip_version: 4,
+        cidr: `172.${16 + (n % 16)}.${n % 250}.0/28`,
+      },
+    }),
+  }),
+  E('GET /network/v2.0/subnets/:id'),
+  E('PUT /network/v2.0/subnets/:id', { body: ({ n }) => ({ subnet: { name: `fuzz-subnet-${n}` } }) }),
+  E('DELETE /network/v2.0/subnets/:id'),
+  E('GET /network/v2.0/ports'),
+  E('POST /network/v2.0/ports', {
+    body: ({ fx, role, n }) => ({
+      port: {
+        network_id: role === 'admin' ? fx.network.adminNetwork : fx.network.memberNetwork,
+        name: `fuzz-port-${n}`,
+      },
+    }),
+  }),
+  E('GET /network/v2.0/ports/:id'),
+  E('PUT /network/v2.0/ports/:id', { body: ({ n }) => ({ port: { name: `p${n}` } }) }),
+  E('DELETE /network/v2.0/ports/:id'),
+  E('GET /network/v2.0/security-groups'),
+  E('POST /network/v2.0/security-groups', {
+    body: ({ n }) => ({ security_group: { name: `fuzz-sg-${n}`, description: 'fuzz' } }),
+  }),
+  E('GET /network/v2.0/security-groups/:id'),
+  E('PUT /network/v2.0/security-groups/:id', {
+    body: ({ n }) => ({ security_group: { description: `d${n}` } }),
+  }),
+  E('DELETE /network/v2.0/security-groups/:id'),
+  E('GET /network/v2.0/security-group-rules'),
+  E('POST /network/v2.0/security-group-rules', {
+    body: ({ fx, role, n }) => ({
+      security_group_rule: {
+        security_group_id: role === 'admin' ? fx.network.adminGroup : fx.network.memberGroup,
+        direction: 'ingress',
+        protocol: 'tcp',
+        port_range_min: 1 + (n % 60000),
+        port_range_max: 1 + (n % 60000),
+      },
+    }),
+  }),
+  E('GET /network/v2.0/security-group-rules/:id'),
+  E('PUT /network/v2.0/security-group-rules/:id', {
+    body: ({ n }) => ({ security_group_rule: { description: `d${n}` } }),
+  }),
+  E('DELETE /network/v2.0/security-group-rules/:id'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -422,6 +488,14 @@ export function idKindOf(path: string, param: string): IdKind {
     types: 'volumeType',
     extra_specs: 'typeSpecKey',
     images: 'image',
+    networks: 'network',
+    subnets: 'subnet',
+    ports: 'port',
+    'security-groups': 'securityGroup',
+    'security-group-rules': 'securityGroupRule',
+    extensions: 'extension',
+    ips: 'networkLabel',
+    'os-interface': 'port',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -51,7 +51,7 @@ describe('the fuzz covers the whole cloud', () => {
   });
 });
 
-describe.each(['identity', 'compute', 'volume', 'image'] as const)(
+describe.each(['identity', 'compute', 'volume', 'image', 'network'] as const)(
   '%s endpoints under hostile input',
   (service) => {
     const endpoints = cloudEndpoints.filter((e) => e.service === service);
@@ -80,6 +80,8 @@ describe('paths no route serves', () => {
     '/volume',
     '/image/v2',
     '/image',
+    '/network/v2.0',
+    '/network',
     '',
   ];
   it(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createNetworkClient } from '../../src/compute/clients/network-client.js';
 import { createImageClient } from '../../src/compute/clients/image-client.js';
 import { createVolumeClient } from '../../src/compute/clients/volume-client.js';
 import type { ComputeDeps } from '../../src/compute/deps.js';
@@ -77,6 +78,7 @@ export function computeDeps(tc: TestCloud): ComputeDeps {
     ...deps,
     volumes: createVolumeClient(tc.cloud.volume.api, deps.logger),
     images: createImageClient(tc.cloud.image.api),
+    network: createNetworkClient(tc.cloud.network.api),
   };
 }
 

@@ -14,6 +14,7 @@ import type { Volume } from '../clients/volume-client.js';
 import { listComputeHosts } from './compute-hosts.js';
 import { claimHost, NO_VALID_HOST, pickHost, type ScheduleRequest, selectHost } from './scheduler.js';
 import { POWER, VM } from '../server-states.js';
+import { releaseServerPorts } from './server-ports.js';
 import {
   connectBuildBatch,
   connectServerVolumes,
@@ -508,6 +509,7 @@ const batchSpawn: BatchStep = (deps, ids) =>
 const terminate: Step = async (deps, server) => {
   await transition(deps, server.id, 'deleting', async (tx, s) => {
     await releaseServerVolumes(deps, tx, s, { deleteOnTermination: true });
+    await releaseServerPorts(deps, tx, s.id);
     const now = nowIso();
     return { vm_state: VM.deleted, task_state: null, power_state: POWER.nostate, terminated_at: now };
   });

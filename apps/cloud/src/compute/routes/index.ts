@@ -9,6 +9,7 @@ import { volumeAttachmentsRoutes } from './volume-attachments.routes.js';
 import { emulatorDomainRoutes } from './emulator-domain.routes.js';
 import { serverRoutes } from './servers.routes.js';
 import { serverActionRoutes } from './server-actions.routes.js';
+import { serverIpsRoutes } from './server-ips.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -25,5 +26,6 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(emulatorDomainRoutes(deps));
   router.use(serverRoutes(deps));
   router.use(serverActionRoutes(deps));
+  router.use(serverIpsRoutes(deps));
   return router;
 }

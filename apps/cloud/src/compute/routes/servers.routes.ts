@@ -65,9 +65,14 @@ export function serverRoutes(deps: ComputeDeps): Router {
     const page = await listServers(deps, authOf(req.ctx), ctx.version, query, { detail });
     const servers = page.servers.map((s) =>
       detail
-        ? serverDetailView(ctx, s, page.extras.get(s.id) ?? { bdms: [], hostStatus: '', image: undefined }, {
-            forList: true,
-          })
+        ? serverDetailView(
+            ctx,
+            s,
+            page.extras.get(s.id) ?? { bdms: [], hostStatus: '', image: undefined, ports: [] },
+            {
+              forList: true,
+            },
+          )
         : serverBasicView(ctx.computeBase, s),
     );
     const links = serversCollectionLinks(

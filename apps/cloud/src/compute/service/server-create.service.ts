@@ -24,6 +24,7 @@ import {
 import { availableZones, computeHostExists } from '../host/scheduler.js';
 import { POWER, VM } from '../server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
+import { allocateServerPorts, planNetworks, resolveSecurityGroups } from './server-networks.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -176,14 +177,11 @@ export async function createServers(
     }
   }
 
-  // Base options: no keypairs or networks exist in this cloud, so any named one is unknown.
+  // Base options: no keypairs exist in this cloud, so any named one is unknown.
   if (s.key_name !== undefined) throw badRequest('Invalid key_name provided.');
-  if (Array.isArray(s.networks)) {
-    for (const n of s.networks) {
-      if (n.port) throw badRequest(`Port ${n.port} could not be found.`);
-      if (n.uuid) throw badRequest(`Network ${n.uuid} could not be found.`);
-    }
-  }
+  // Security groups, then networks (through the network service, as Nova asks Neutron).
+  const securityGroupIds = await resolveSecurityGroups(deps, auth, securityGroups);
+  const portPlan = await planNetworks(deps, auth, version, s.networks, maxCount);
 
   checkRootDeviceClash(specs, imageRef !== null);
   const volumeSpecs = specs.filter((x) => !x.noDevice && x.sourceType === 'volume' && x.sourceId);
@@ -275,6 +273,7 @@ export async function createServers(
     }
     await serversStore.insertMany(tx, rows);
     await insertMappings(deps, tx, auth, version, rows, specs);
+    await allocateServerPorts(deps, tx, auth, rows, portPlan, securityGroupIds);
     return rows;
   });
   return {

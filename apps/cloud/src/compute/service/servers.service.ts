@@ -15,6 +15,8 @@ import {
 } from '../store/servers.store.js';
 import { parseJsonColumn } from '../../platform/db/json-column.js';
 import type { Image } from '../clients/image-client.js';
+import type { DevicePort } from '../clients/network-client.js';
+import { serverPortsStore } from '../store/server-ports.store.js';
 import { scheduleAdvance } from '../host/server-lifecycle.js';
 import { multiParams, validateQuery } from '../schemas/validation.js';
 import { ANY_TASK_STATE, statesFromStatuses } from '../server-states.js';
@@ -32,6 +34,8 @@ export interface ServerExtras {
   /** host_status of the server's host ('' when it has none). */
   hostStatus: string;
   image: Image | undefined;
+  /** The server's ports, in the order it got them. */
+  ports: readonly DevicePort[];
 }
 
 export const instanceNotFound = (id: string) => notFound(`Instance ${id} could not be found.`);
@@ -80,15 +84,31 @@ export async function loadExtras(
   const images = opts.images
     ? await deps.images.byIds(servers.flatMap((s) => (s.image_id ? [s.image_id] : [])))
     : new Map<string, Image>();
+  const ports = await portsOfServers(deps, ids);
   const out = new Map<string, ServerExtras>();
   for (const s of servers) {
     out.set(s.id, {
       bdms: bdms.get(s.id) ?? [],
       hostStatus: s.host ? (hostStatus.get(s.host) ?? 'UNKNOWN') : '',
       image: s.image_id ? images.get(s.image_id) : undefined,
+      ports: ports.get(s.id) ?? [],
     });
   }
   return out;
+}
+
+/** The servers' ports from the network service, in the order compute recorded them. */
+export async function portsOfServers(
+  deps: ComputeDeps,
+  ids: readonly string[],
+): Promise<Map<string, DevicePort[]>> {
+  const held = await serverPortsStore.forServers(deps.store.db, ids);
+  if (held.length === 0) return new Map();
+  const position = new Map(held.map((h) => [h.port_id, h.position]));
+  const byServer = await deps.network.portsByServer([...new Set(held.map((h) => h.server_id))]);
+  for (const list of byServer.values())
+    list.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  return byServer;
 }
 
 // --- Listing -------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { statusFromState } from '../server-states.js';
 import type { ServerViewBdm } from '../store/bdms.store.js';
 import type { Image } from '../clients/image-client.js';
 import type { ServerExtras } from '../service/servers.service.js';
+import { addressesOf } from '../service/server-networks.service.js';
 import type { FlavorSnapshot, ServerRow } from '../store/servers.store.js';
 import { parseJsonColumn } from '../../platform/db/json-column.js';
 
@@ -143,7 +144,7 @@ export function serverDetailView(
     flavor: flavorView(ctx, server),
     created: novaTime(server.created_at),
     updated: novaTime(server.updated_at),
-    addresses: {},
+    addresses: addressesOf(extras.ports, true),
     accessIPv4: '',
     accessIPv6: '',
     links: serverLinks(ctx.computeBase, server.id),
@@ -193,6 +194,9 @@ export function serverDetailView(
   if (!opts.forList && v.atLeast('2.71')) out.server_groups = [];
   if (v.atLeast('2.96')) out.pinned_availability_zone = server.requested_availability_zone;
   if (v.atLeast('2.100')) out.scheduler_hints = {};
+  // Nova adds the groups of the server's ports, when it has any (`_add_security_grps`).
+  const groups = [...new Set(extras.ports.flatMap((p) => p.securityGroups.map((g) => g.name)))];
+  if (groups.length > 0) out.security_groups = groups.map((name) => ({ name }));
   return out;
 }
 

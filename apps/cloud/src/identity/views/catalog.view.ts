@@ -21,6 +21,7 @@ function services(base: string, projectId: string): ServiceEntry[] {
     { type: 'block-storage', name: 'cinder', url: `${base}/volume/v3/${projectId}` },
     { type: 'volumev3', name: 'cinderv3', url: `${base}/volume/v3/${projectId}` },
     { type: 'image', name: 'glance', url: `${base}/image` },
+    { type: 'network', name: 'neutron', url: `${base}/network` },
   ];
 }
 

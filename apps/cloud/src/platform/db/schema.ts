@@ -121,7 +121,7 @@ export interface VolumeAttachmentsTable {
   updated_at: string | null;
 }
 
-export interface Schema extends ComputeSchema {
+export interface Schema extends ComputeSchema, NetworkSchema {
   domains: DomainsTable;
   projects: ProjectsTable;
   users: UsersTable;
@@ -274,4 +274,118 @@ export interface ComputeSchema {
   images: ImagesTable;
   servers: ServersTable;
   block_device_mappings: BlockDeviceMappingsTable;
+}
+
+// --- N: network ---
+export interface NetworksTable {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  admin_state_up: Bool;
+  shared: Bool;
+  /** `router:external`. */
+  external: Bool;
+  mtu: number;
+  port_security_enabled: Bool;
+  revision_number: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubnetsTable {
+  id: string;
+  network_id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  ip_version: number;
+  cidr: string;
+  gateway_ip: string | null;
+  enable_dhcp: Bool;
+  /** JSON [{start, end}]. */
+  allocation_pools: string;
+  /** JSON array of addresses. */
+  dns_nameservers: string;
+  /** JSON [{destination, nexthop}]. */
+  host_routes: string;
+  revision_number: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SecurityGroupsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  stateful: Bool;
+  /** The project's id on its `default` group (one per project), null on the others. */
+  default_of: string | null;
+  revision_number: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SecurityGroupRulesTable {
+  id: string;
+  security_group_id: string;
+  project_id: string;
+  direction: string;
+  ethertype: string;
+  protocol: string | null;
+  port_range_min: number | null;
+  port_range_max: number | null;
+  remote_ip_prefix: string | null;
+  remote_group_id: string | null;
+  description: string;
+  revision_number: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PortsTable {
+  id: string;
+  network_id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  mac_address: string;
+  admin_state_up: Bool;
+  status: string;
+  device_id: string;
+  device_owner: string;
+  /** JSON array of security group ids. */
+  security_groups: string;
+  port_security_enabled: Bool;
+  binding_host_id: string;
+  revision_number: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IpAllocationsTable {
+  subnet_id: string;
+  ip_address: string;
+  port_id: string;
+  network_id: string;
+}
+
+/** Compute's record of a server's ports (Nova's network info cache). */
+export interface ServerPortsTable {
+  server_id: string;
+  port_id: string;
+  position: number;
+  preserve_on_delete: Bool;
+  tag: string | null;
+}
+
+export interface NetworkSchema {
+  server_ports: ServerPortsTable;
+  networks: NetworksTable;
+  subnets: SubnetsTable;
+  security_groups: SecurityGroupsTable;
+  security_group_rules: SecurityGroupRulesTable;
+  ports: PortsTable;
+  ip_allocations: IpAllocationsTable;
 }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect } from 'vitest';
 import { SEED_IMAGE_ID } from '../../../src/image/seed.js';
-import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { http, type Session, type TestCloud } from '../../helpers/cloud.js';
 import { cloudTest } from '../../helpers/cloud-test.js';
 import { attachmentRows, createVolume, volumeRow } from '../../helpers/volume-fixtures.js';
 import { allHostsEnabled, bfvBody, fault, novaClient, serverRow } from './servers-fixtures.js';
@@ -51,6 +51,11 @@ describe('POST /servers: the answer', () => {
   });
 
   it('echoes a given adminPass and the requested security groups', async () => {
+    const web = await http(tc, 'POST', '/network/v2.0/security-groups', {
+      token: demo.token,
+      body: { security_group: { name: 'web' } },
+    });
+    expect(web.status).toBe(201);
     const vol = await bootable();
     const res = await create(
       bfvBody(vol, { adminPass: 'sekrit', security_groups: [{ name: 'web' }, { name: 'web' }] }),

@@ -152,7 +152,14 @@ describe('password authentication', () => {
         (c: { type: string; endpoints: { url: string; interface: string; region: string }[] }) => [c.type, c],
       ),
     );
-    expect(Object.keys(byType).sort()).toEqual(['block-storage', 'compute', 'identity', 'image', 'volumev3']);
+    expect(Object.keys(byType).sort()).toEqual([
+      'block-storage',
+      'compute',
+      'identity',
+      'image',
+      'network',
+      'volumev3',
+    ]);
     expect(byType.compute.name).toBe('nova');
     expect(byType.volumev3.name).toBe('cinderv3');
     for (const c of Object.values(byType) as {
@@ -166,6 +173,8 @@ describe('password authentication', () => {
     expect(byType.volumev3.endpoints[0].url).toBe(`${tc.url}/volume/v3/${demo.projectId}`);
     expect(byType.identity.endpoints[0].url).toBe(`${tc.url}/identity/v3/`);
     expect(byType.image.endpoints[0].url).toBe(`${tc.url}/image`);
+    expect(byType.network.name).toBe('neutron');
+    expect(byType.network.endpoints[0].url).toBe(`${tc.url}/network`);
     // Another Host header gives other URLs: the catalog follows the client (fetch cannot set Host).
     const other = await rawPost(
       '/identity/v3/auth/tokens',
@@ -406,7 +415,7 @@ describe('token validation, check and revocation', () => {
     const res = await validate(demo.token, subject);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-subject-token')).toBe(subject);
-    expect(res.body.token.catalog).toHaveLength(5);
+    expect(res.body.token.catalog).toHaveLength(6);
     const noCatalog = await validate(demo.token, subject, '?nocatalog');
     expect(noCatalog.status).toBe(200);
     expect(noCatalog.body.token.catalog).toBeUndefined();
@@ -557,6 +566,7 @@ describe('what a token may scope to, and its catalog', () => {
       'compute',
       'identity',
       'image',
+      'network',
       'volumev3',
     ]);
     const unscoped = await tokenFor(tc, passwordAuth(byName('demo', 'demo')));

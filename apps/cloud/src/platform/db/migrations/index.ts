@@ -3,6 +3,9 @@ import * as identity from './0001_identity.js';
 import * as volume from './0002_volume.js';
 import * as compute from './0010_compute.js';
 import * as bdmDetachRequested from './0011_bdm_detach_requested.js';
+// --- N: network ---
+import * as network from './0050_network.js';
+import * as serverPorts from './0051_server_ports.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +13,7 @@ export const migrations: Record<string, Migration> = {
   '0002_volume': volume,
   '0010_compute': compute,
   '0011_bdm_detach_requested': bdmDetachRequested,
+  // --- N: network ---
+  '0050_network': network,
+  '0051_server_ports': serverPorts,
 };
