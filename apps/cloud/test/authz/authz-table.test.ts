@@ -721,6 +721,71 @@ const rows: Row[] = [
     expect: anyToken(200),
     probe: () => ({ path: `/image/v2/images/${imageId}` }),
   },
+
+  // --- C1: the server's own API (issue 14) -----------------------------------------------------
+  { route: 'GET /compute/v2/', expect: everyone(200), probe: () => ({ path: '/compute/v2/' }) },
+  {
+    route: 'PUT /compute/v2.1/servers/:id',
+    expect: demosToChange(200, 'os_compute_api:servers:update', instanceNotFound('<demo server>')),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}`,
+      body: { server: { accessIPv4: '192.0.2.7' } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/metadata',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/metadata` }),
+  },
+  {
+    route: 'POST /compute/v2.1/servers/:id/metadata',
+    expect: demosToChange(200, 'os_compute_api:server-metadata:create', instanceNotFound('<demo server>')),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/metadata`,
+      body: { metadata: { authz: 'merged' } },
+    }),
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:id/metadata',
+    expect: demosToChange(
+      200,
+      'os_compute_api:server-metadata:update_all',
+      instanceNotFound('<demo server>'),
+    ),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/metadata`,
+      body: { metadata: { authz: 'replaced' } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/metadata/:key',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      await w.must(w.actors.admin, 'PUT', `/compute/v2.1/servers/${w.demo.server}/metadata/authz`, {
+        body: { meta: { authz: 'read' } },
+      });
+      return { path: `/compute/v2.1/servers/${w.demo.server}/metadata/authz` };
+    },
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:id/metadata/:key',
+    expect: demosToChange(200, 'os_compute_api:server-metadata:update', instanceNotFound('<demo server>')),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/metadata/authz`,
+      body: { meta: { authz: 'one' } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:id/metadata/:key',
+    expect: demosToChange(204, 'os_compute_api:server-metadata:delete', instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      await w.must(w.actors.admin, 'PUT', `/compute/v2.1/servers/${w.demo.server}/metadata/gone`, {
+        body: { meta: { gone: 'soon' } },
+      });
+      return { path: `/compute/v2.1/servers/${w.demo.server}/metadata/gone` };
+    },
+  },
+  // --- end C1 ---
 ];
 
 // --- Fixtures some rows need -------------------------------------------------------------------

@@ -397,6 +397,36 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /image/versions'),
   E('GET /image/v2/images'),
   E('GET /image/v2/images/:id'),
+
+  // --- C1: the server's own API (issue 14) ---
+  E('GET /compute/v2/'),
+  E('PUT /compute/v2.1/servers/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      server: pick(n, [
+        { name: `fz-renamed-${n}` },
+        { description: 'fz', accessIPv4: '192.0.2.1', accessIPv6: '2001:db8::1' },
+        { 'OS-DCF:diskConfig': 'AUTO' },
+      ]),
+    }),
+  }),
+  E('GET /compute/v2.1/servers/:id/metadata'),
+  E('POST /compute/v2.1/servers/:id/metadata', {
+    version: COMPUTE,
+    body: ({ n }) => ({ metadata: pick(n, [{}, { fz: `v${n}` }, { a: '1', 'b.c': '2' }]) }),
+  }),
+  E('PUT /compute/v2.1/servers/:id/metadata', {
+    version: COMPUTE,
+    body: ({ n }) => ({ metadata: pick(n, [{}, { fz: `v${n}` }]) }),
+  }),
+  E('GET /compute/v2.1/servers/:id/metadata/:key'),
+  // The key must match the path's: the fuzz puts `fuzz_key` there as often as anything.
+  E('PUT /compute/v2.1/servers/:id/metadata/:key', {
+    version: COMPUTE,
+    body: ({ n }) => ({ meta: { fuzz_key: `v${n}` } }),
+  }),
+  E('DELETE /compute/v2.1/servers/:id/metadata/:key'),
+  // --- end C1 ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -422,6 +452,8 @@ export function idKindOf(path: string, param: string): IdKind {
     types: 'volumeType',
     extra_specs: 'typeSpecKey',
     images: 'image',
+    // C1: server metadata keys are plain strings, as a type's extra spec keys are.
+    metadata: 'typeSpecKey',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -1,3 +1,4 @@
+import { finishOpenEvents } from '../service/instance-actions-recorder.js';
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
@@ -149,6 +150,9 @@ async function transition(
     const changes = await fn(tx, s);
     if (!changes) return null;
     await serversStore.update(tx, serverId, { ...changes, updated_at: nowIso() });
+    const after = { ...s, ...changes };
+    // The task is over: the events the request opened end with it.
+    if (after.task_state === null) await finishOpenEvents(tx, [after]);
     return changes;
   });
 }
@@ -427,12 +431,14 @@ const batchSchedule: BatchStep = (deps, ids, ctx) =>
       const host = pickHost(hosts, req);
       if (!host) {
         await releaseServerVolumes(deps, tx, s, { deleteOnTermination: false });
-        await serversStore.update(tx, s.id, {
+        const failed = {
           vm_state: VM.error,
           task_state: null,
           fault: faultJson(NO_VALID_HOST, NO_VALID_HOST_DETAILS),
           updated_at: now,
-        });
+        };
+        await serversStore.update(tx, s.id, failed);
+        await finishOpenEvents(tx, [{ ...s, ...failed }]);
         continue;
       }
       claimHost(hosts, host, req);
@@ -488,9 +494,10 @@ const batchBlockDevices: BatchStep = async (deps, ids) => {
 
 const batchSpawn: BatchStep = (deps, ids) =>
   deps.store.transaction(async (tx) => {
-    const moving = (await serversStore.lockByIds(deps.store, tx, ids))
-      .filter((s) => s.vm_state === VM.building && s.task_state === 'spawning')
-      .map((s) => s.id);
+    const spawned = (await serversStore.lockByIds(deps.store, tx, ids)).filter(
+      (s) => s.vm_state === VM.building && s.task_state === 'spawning',
+    );
+    const moving = spawned.map((s) => s.id);
     const now = nowIso();
     await serversStore.updateMany(tx, moving, {
       vm_state: VM.active,
@@ -499,6 +506,10 @@ const batchSpawn: BatchStep = (deps, ids) =>
       launched_at: now,
       updated_at: now,
     });
+    await finishOpenEvents(
+      tx,
+      spawned.map((s) => ({ ...s, vm_state: VM.active })),
+    );
     return { next: [], alone: others(ids, moving) };
   });
 

@@ -9,6 +9,9 @@ import { volumeAttachmentsRoutes } from './volume-attachments.routes.js';
 import { emulatorDomainRoutes } from './emulator-domain.routes.js';
 import { serverRoutes } from './servers.routes.js';
 import { serverActionRoutes } from './server-actions.routes.js';
+// --- C1: the server's own API ---
+import { serverMetadataRoutes } from './server-metadata.routes.js';
+// --- end C1 ---
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -25,5 +28,8 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(emulatorDomainRoutes(deps));
   router.use(serverRoutes(deps));
   router.use(serverActionRoutes(deps));
+  // --- C1: the server's own API ---
+  router.use(serverMetadataRoutes(deps));
+  // --- end C1 ---
   return router;
 }

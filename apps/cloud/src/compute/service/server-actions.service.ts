@@ -1,3 +1,4 @@
+import { recordAction } from './instance-actions-recorder.js';
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
@@ -33,7 +34,7 @@ const UNSHELVE_TO_HOST_RULE = 'os_compute_api:os-shelve:unshelve_to_host';
 const invalidState = (action: string, id: string, attr: string, state: string | null) =>
   conflict(`Cannot '${action}' instance ${id} while it is in ${attr} ${state ?? 'None'}`);
 
-interface StateRule {
+export interface StateRule {
   vmStates: readonly string[];
   /** Allowed task states; `[null]` is Nova's default (no task in progress). */
   taskStates?: readonly (string | null)[];
@@ -43,7 +44,7 @@ interface StateRule {
 }
 
 /** `check_instance_lock`, `check_instance_host`, `check_instance_state`, in decorator order. */
-function checkState(s: ServerRow, auth: AuthContext, action: string, rule: StateRule): void {
+export function checkState(s: ServerRow, auth: AuthContext, action: string, rule: StateRule): void {
   if (s.locked === 1 && !auth.isAdmin) throw conflict(`Instance ${s.id} is locked`);
   if (rule.needsHost && !s.host) throw conflict(`Instance ${s.id} is not ready`);
   if (!rule.vmStates.includes(s.vm_state)) throw invalidState(action, s.id, 'vm_state', s.vm_state);
@@ -82,6 +83,18 @@ export async function serverAction(
     assertProjectWriter(auth, SERVER_ACTION_RULES[action.name]);
     const set = (changes: Partial<ServerRow>) =>
       serversStore.update(tx, id, { ...changes, updated_at: nowIso() });
+    await applyAction(tx, s, set);
+    const recorded = ACTION_RECORDS[action.name];
+    await recordAction(tx, { serverId: id, action: recorded.action, auth, event: recorded.event });
+  });
+  scheduleAdvance(deps, id, ctx);
+  return action.name === 'confirmResize' ? 204 : 202;
+
+  async function applyAction(
+    tx: Tx,
+    s: ServerRow,
+    set: (changes: Partial<ServerRow>) => Promise<unknown>,
+  ): Promise<unknown> {
     switch (action.name) {
       case 'os-stop':
         checkState(s, auth, 'stop', { vmStates: ['active', 'error'], needsHost: true });
@@ -121,10 +134,21 @@ export async function serverAction(
         return set({ task_state: 'resize_reverting' });
       }
     }
-  });
-  scheduleAdvance(deps, id, ctx);
-  return action.name === 'confirmResize' ? 204 : 202;
+  }
 }
+
+/** The instance action (`compute/instance_actions.py`) and host event each action records. */
+const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: string }> = {
+  'os-stop': { action: 'stop', event: 'compute_stop_instance' },
+  'os-start': { action: 'start', event: 'compute_start_instance' },
+  reboot: { action: 'reboot', event: 'compute_reboot_instance' },
+  shelve: { action: 'shelve', event: 'compute_shelve_instance' },
+  shelveOffload: { action: 'shelveOffload', event: 'compute_shelve_offload_instance' },
+  unshelve: { action: 'unshelve', event: 'compute_unshelve_instance' },
+  resize: { action: 'resize', event: 'compute_prep_resize' },
+  confirmResize: { action: 'confirmResize', event: 'compute_confirm_resize' },
+  revertResize: { action: 'revertResize', event: 'compute_revert_resize' },
+};
 
 async function unshelve(
   tx: Tx,
