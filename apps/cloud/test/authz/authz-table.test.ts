@@ -723,7 +723,8 @@ const rows: Row[] = [
   },
 
   // --- C1: the server's own API (issue 14) -----------------------------------------------------
-  { route: 'GET /compute/v2/', expect: everyone(200), probe: () => ({ path: '/compute/v2/' }) },
+  { route: 'ALL /compute/v2', expect: everyone(200), probe: () => ({ path: '/compute/v2' }) },
+  { route: 'ALL /compute/v2/', expect: everyone(200), probe: () => ({ path: '/compute/v2/' }) },
   {
     route: 'PUT /compute/v2.1/servers/:id',
     expect: demosToChange(200, 'os_compute_api:servers:update', instanceNotFound('<demo server>')),
@@ -783,6 +784,24 @@ const rows: Row[] = [
         body: { meta: { gone: 'soon' } },
       });
       return { path: `/compute/v2.1/servers/${w.demo.server}/metadata/gone` };
+    },
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-instance-actions',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-instance-actions` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-instance-actions/:requestId',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      const list = await w.must(
+        w.actors.admin,
+        'GET',
+        `/compute/v2.1/servers/${w.demo.server}/os-instance-actions`,
+      );
+      const requestId = list.body.instanceActions.at(-1).request_id as string;
+      return { path: `/compute/v2.1/servers/${w.demo.server}/os-instance-actions/${requestId}` };
     },
   },
   // --- end C1 ---
@@ -923,6 +942,14 @@ describe('a reader-only token', () => {
     [{ resize: { flavorRef: '1' } }, 'os_compute_api:servers:resize'],
     [{ confirmResize: null }, 'os_compute_api:servers:confirm_resize'],
     [{ revertResize: null }, 'os_compute_api:servers:revert_resize'],
+    // --- C1 ---
+    [{ lock: null }, 'os_compute_api:os-lock-server:lock'],
+    [{ unlock: null }, 'os_compute_api:os-lock-server:unlock'],
+    [{ pause: null }, 'os_compute_api:os-pause-server:pause'],
+    [{ unpause: null }, 'os_compute_api:os-pause-server:unpause'],
+    [{ suspend: null }, 'os_compute_api:os-suspend-server:suspend'],
+    [{ resume: null }, 'os_compute_api:os-suspend-server:resume'],
+    // --- end C1 ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {
@@ -1263,6 +1290,16 @@ function crossProjectAllowances(w: AuthzWorld): Allowance[] {
         why: 'a volume’s writers, whoever’s (multiple_writers)',
       },
     ]),
+    // --- C1 ---
+    ...(['reader', 'member'] as const).flatMap((role) =>
+      [w.actors.admin.userId, w.actors.admin.projectId].map((value) => ({
+        role,
+        value,
+        path: /^\/compute\/v2\.1\/servers\/[^/]+\/os-instance-actions(\/|\?|$)/,
+        why: 'an instance action names whoever acted on the server (user_id, project_id)',
+      })),
+    ),
+    // --- end C1 ---
     { role: 'other', value: w.cross.volume, path: novaViews, why: 'Nova lists a server’s volumes' },
     {
       role: 'other',

@@ -258,6 +258,15 @@ export const cloudEndpoints: Endpoint[] = [
         { resize: { flavorRef: '2' } },
         { confirmResize: null },
         { revertResize: null },
+        // --- C1 ---
+        { lock: null },
+        { lock: { locked_reason: 'fz' } },
+        { unlock: null },
+        { pause: null },
+        { unpause: null },
+        { suspend: null },
+        { resume: null },
+        // --- end C1 ---
       ]),
   }),
   E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),
@@ -399,7 +408,8 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /image/v2/images/:id'),
 
   // --- C1: the server's own API (issue 14) ---
-  E('GET /compute/v2/'),
+  E('ALL /compute/v2'),
+  E('ALL /compute/v2/'),
   E('PUT /compute/v2.1/servers/:id', {
     version: COMPUTE,
     body: ({ n }) => ({
@@ -426,6 +436,8 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ meta: { fuzz_key: `v${n}` } }),
   }),
   E('DELETE /compute/v2.1/servers/:id/metadata/:key'),
+  E('GET /compute/v2.1/servers/:id/os-instance-actions'),
+  E('GET /compute/v2.1/servers/:id/os-instance-actions/:requestId'),
   // --- end C1 ---
 ];
 
@@ -454,6 +466,7 @@ export function idKindOf(path: string, param: string): IdKind {
     images: 'image',
     // C1: server metadata keys are plain strings, as a type's extra spec keys are.
     metadata: 'typeSpecKey',
+    'os-instance-actions': 'typeSpecKey',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -106,6 +106,16 @@ function stepFor(s: ServerRow): Step | null {
     case 'rebooting':
     case 'rebooting_hard':
       return finish(s.task_state, { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    // --- C1: pause, suspend ---
+    case 'pausing':
+      return finish('pausing', { vm_state: VM.paused, power_state: POWER.paused, task_state: null });
+    case 'unpausing':
+      return finish('unpausing', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    case 'suspending':
+      return finish('suspending', { vm_state: VM.suspended, power_state: POWER.suspended, task_state: null });
+    case 'resuming':
+      return finish('resuming', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    // --- end C1 ---
     case 'shelving':
       return shelve;
     case 'shelving_offloading':

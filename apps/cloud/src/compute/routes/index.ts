@@ -11,6 +11,8 @@ import { serverRoutes } from './servers.routes.js';
 import { serverActionRoutes } from './server-actions.routes.js';
 // --- C1: the server's own API ---
 import { serverMetadataRoutes } from './server-metadata.routes.js';
+import { instanceActionRoutes } from './instance-actions.routes.js';
+import { requestScope } from '../request-scope.js';
 // --- end C1 ---
 
 /**
@@ -19,6 +21,8 @@ import { serverMetadataRoutes } from './server-metadata.routes.js';
  */
 export function computeApiRoutes(deps: ComputeDeps): Router {
   const router = Router();
+  // C1: what the request records (instance actions) carries its request id.
+  router.use(requestScope);
   router.use(flavorRoutes(deps));
   router.use(availabilityZoneRoutes(deps));
   router.use(osServicesRoutes(deps));
@@ -30,6 +34,7 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverActionRoutes(deps));
   // --- C1: the server's own API ---
   router.use(serverMetadataRoutes(deps));
+  router.use(instanceActionRoutes(deps));
   // --- end C1 ---
   return router;
 }

@@ -36,8 +36,9 @@ export function computeVersionRoutes(): Router {
     res.json(versionShowView(computeBase(req), max(), min()));
   });
 
-  // The legacy v2 endpoint's root: its own document, outside microversion control.
-  router.get('/v2/', (req, res) => {
+  // The legacy v2 endpoint's root: its own document for any method (captures 500, 501), outside
+  // microversion control.
+  router.all(['/v2', '/v2/'], (req, res) => {
     res.json(legacyVersionShowView(computeBase(req)));
   });
 

@@ -5,7 +5,7 @@ import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
-import { assertProjectWriter, SERVER_ACTION_RULES } from '../policy.js';
+import { assertProjectWriter, SERVER_ACTION_RULES, UNLOCK_OVERRIDE_RULE } from '../policy.js';
 import { flavorsStore } from '../store/flavors.store.js';
 import {
   type FlavorSnapshot,
@@ -77,6 +77,7 @@ export async function serverAction(
   action: ServerAction,
 ): Promise<202 | 204> {
   const ctx: StepContext = {};
+  let skipRecord = false;
   await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !(auth.isAdmin || s.project_id === auth.projectId)) throw instanceNotFound(id);
@@ -84,8 +85,15 @@ export async function serverAction(
     const set = (changes: Partial<ServerRow>) =>
       serversStore.update(tx, id, { ...changes, updated_at: nowIso() });
     await applyAction(tx, s, set);
+    if (skipRecord) return;
     const recorded = ACTION_RECORDS[action.name];
-    await recordAction(tx, { serverId: id, action: recorded.action, auth, event: recorded.event });
+    await recordAction(tx, {
+      serverId: id,
+      action: recorded.action,
+      auth,
+      event: recorded.event,
+      ...(recorded.apiOnly ? { finished: { result: 'Success' as const, host: s.host } } : {}),
+    });
   });
   scheduleAdvance(deps, id, ctx);
   return action.name === 'confirmResize' ? 204 : 202;
@@ -133,12 +141,63 @@ export async function serverAction(
         if (!rs || rs.confirming) throw badRequest('Instance has not been resized.');
         return set({ task_state: 'resize_reverting' });
       }
+      // --- C1: lock, pause, suspend ---
+      case 'lock':
+        return lock(s, set);
+      case 'unlock':
+        if (!isExpectedLockedBy(s, auth) && !auth.isAdmin) throw policyForbidden(UNLOCK_OVERRIDE_RULE);
+        return set({ locked: 0, locked_by: null, locked_reason: null });
+      case 'pause':
+        checkState(s, auth, 'pause', { vmStates: [VM.active] });
+        return set({ task_state: 'pausing' });
+      case 'unpause':
+        checkState(s, auth, 'unpause', { vmStates: [VM.paused] });
+        return set({ task_state: 'unpausing' });
+      case 'suspend':
+        checkState(s, auth, 'suspend', { vmStates: [VM.active] });
+        return set({ task_state: 'suspending' });
+      case 'resume':
+        checkState(s, auth, 'resume', { vmStates: [VM.suspended] });
+        return set({ task_state: 'resuming' });
+      // --- end C1 ---
     }
+  }
+
+  /** `API.lock`: the owner locking an already locked server changes nothing and records nothing. */
+  async function lock(
+    s: ServerRow,
+    set: (changes: Partial<ServerRow>) => Promise<unknown>,
+  ): Promise<unknown> {
+    const isOwner = s.project_id === auth.projectId;
+    if (s.locked === 1 && isOwner) {
+      skipRecord = true;
+      return;
+    }
+    const reason = action.name === 'lock' ? action.reason : null;
+    return set({
+      locked: 1,
+      locked_by: isOwner ? 'owner' : 'admin',
+      ...(reason ? { locked_reason: reason } : {}),
+    });
   }
 }
 
+/** `is_expected_locked_by`: an owner may undo its own lock, an admin its own. */
+function isExpectedLockedBy(s: ServerRow, auth: AuthContext): boolean {
+  const expected = s.project_id === auth.projectId ? 'owner' : 'admin';
+  return !s.locked_by || s.locked_by === expected;
+}
+
 /** The instance action (`compute/instance_actions.py`) and host event each action records. */
-const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: string }> = {
+const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: string; apiOnly?: boolean }> = {
+  // --- C1 ---
+  lock: { action: 'lock', event: 'api_lock', apiOnly: true },
+  unlock: { action: 'unlock', event: 'api_unlock', apiOnly: true },
+  pause: { action: 'pause', event: 'compute_pause_instance' },
+  unpause: { action: 'unpause', event: 'compute_unpause_instance' },
+  suspend: { action: 'suspend', event: 'compute_suspend_instance' },
+  resume: { action: 'resume', event: 'compute_resume_instance' },
+  // --- end C1 ---
   'os-stop': { action: 'stop', event: 'compute_stop_instance' },
   'os-start': { action: 'start', event: 'compute_start_instance' },
   reboot: { action: 'reboot', event: 'compute_reboot_instance' },

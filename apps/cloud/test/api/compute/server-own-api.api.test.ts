@@ -208,3 +208,168 @@ describe('server metadata', () => {
     expect(byAdmin.status).toBe(200);
   });
 });
+
+describe('instance actions', () => {
+  const actions = async (id: string, version = '2.60', session: Session = demo) =>
+    nova('GET', `/servers/${id}/os-instance-actions`, { version, session });
+
+  it('records create, reboot and stop with their request ids; events per policy and microversion', async () => {
+    const id = await imageServer();
+    const reboot = await nova('POST', `/servers/${id}/action`, { body: { reboot: { type: 'SOFT' } } });
+    expect(reboot.status).toBe(202);
+    await tc.settle();
+    const list = await actions(id);
+    expect(list.status).toBe(200);
+    expect(list.body.instanceActions.map((a: { action: string }) => a.action)).toEqual(['reboot', 'create']);
+    const first = list.body.instanceActions[0];
+    expect(first.request_id).toBe(reboot.headers.get('x-openstack-request-id'));
+    expect(Object.keys(first).sort()).toEqual(
+      [
+        'action',
+        'instance_uuid',
+        'message',
+        'project_id',
+        'request_id',
+        'start_time',
+        'updated_at',
+        'user_id',
+      ].sort(),
+    );
+    expect(first.start_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000$/);
+    const v21 = await actions(id, '2.1');
+    expect(v21.body.instanceActions[0]).not.toHaveProperty('updated_at');
+
+    const path = `/servers/${id}/os-instance-actions/${first.request_id}`;
+    // Before 2.51 a member sees no events; from 2.51 without traceback; 2.62 adds hostId.
+    const old = await nova('GET', path, { version: '2.50' });
+    expect(old.body.instanceAction).not.toHaveProperty('events');
+    const member = (await nova('GET', path, { version: '2.62' })).body.instanceAction;
+    expect(member.events).toHaveLength(1);
+    expect(member.events[0]).toMatchObject({ event: 'compute_reboot_instance', result: 'Success' });
+    expect(Object.keys(member.events[0]).sort()).toEqual(
+      ['event', 'finish_time', 'hostId', 'result', 'start_time'].sort(),
+    );
+    const byAdmin = (await nova('GET', path, { version: '2.84', session: admin })).body.instanceAction;
+    expect(Object.keys(byAdmin.events[0]).sort()).toEqual(
+      ['details', 'event', 'finish_time', 'host', 'hostId', 'result', 'start_time', 'traceback'].sort(),
+    );
+    expect(byAdmin.events[0].host).toBeTruthy();
+    const unknown = await nova('GET', `/servers/${id}/os-instance-actions/req-nope`);
+    expect(unknown.body).toEqual(fault(404, 'Action req-nope not found'));
+  });
+
+  it("pages (2.58) and lists a deleted server's actions from 2.21", async () => {
+    const id = await imageServer();
+    await nova('POST', `/servers/${id}/action`, { body: { 'os-stop': null } });
+    await tc.settle();
+    await nova('POST', `/servers/${id}/action`, { body: { 'os-start': null } });
+    await tc.settle();
+    const page = await nova('GET', `/servers/${id}/os-instance-actions?limit=2`, { version: '2.58' });
+    expect(page.body.instanceActions.map((a: { action: string }) => a.action)).toEqual(['start', 'stop']);
+    expect(page.body.links[0].rel).toBe('next');
+    const marker = page.body.instanceActions[1].request_id;
+    const next = await nova('GET', `/servers/${id}/os-instance-actions?marker=${marker}`, {
+      version: '2.58',
+    });
+    expect(next.body.instanceActions.map((a: { action: string }) => a.action)).toEqual(['create']);
+    const bad = await nova('GET', `/servers/${id}/os-instance-actions?marker=req-gone`, { version: '2.58' });
+    expect(bad.body).toEqual(fault(400, 'Marker None could not be found.'));
+    const unknownParam = await nova('GET', `/servers/${id}/os-instance-actions?foo=1`, { version: '2.58' });
+    expect(unknownParam.status).toBe(400);
+    await nova('DELETE', `/servers/${id}`);
+    await tc.settle();
+    expect((await actions(id, '2.20')).status).toBe(404);
+    const after = await actions(id, '2.21');
+    expect(after.status).toBe(200);
+    expect(after.body.instanceActions[0].action).toBe('delete');
+  });
+});
+
+describe('lock, pause, suspend', () => {
+  const act = (id: string, body: unknown, session: Session = demo, version = '2.60') =>
+    nova('POST', `/servers/${id}/action`, { body, session, version });
+
+  it('lock stops the owner (409) but not an admin; locked and locked_reason (2.73) show it', async () => {
+    const id = await imageServer();
+    expect((await act(id, { lock: { locked_reason: 'maintenance' } }, demo, '2.73')).status).toBe(202);
+    const s = await show(id, '2.73');
+    expect([s.locked, s.locked_reason]).toEqual([true, 'maintenance']);
+    expect((await show(id, '2.9')).locked).toBe(true);
+    expect(await show(id, '2.8')).not.toHaveProperty('locked');
+    for (const body of [{ 'os-stop': null }, { pause: null }, { reboot: { type: 'HARD' } }]) {
+      const res = await act(id, body);
+      expect(res.body, JSON.stringify(body)).toEqual(fault(409, `Instance ${id} is locked`));
+    }
+    expect((await nova('DELETE', `/servers/${id}`)).body).toEqual(fault(409, `Instance ${id} is locked`));
+    expect((await act(id, { pause: null }, admin)).status).toBe(202);
+    await tc.settle();
+    expect((await act(id, { unpause: null }, admin)).status).toBe(202);
+    await tc.settle();
+    const bad = await act(id, { lock: { locked_reason: '' } }, demo, '2.73');
+    expect(bad.status).toBe(400);
+    expect((await act(id, { unlock: null })).status).toBe(202);
+    const after = await show(id, '2.73');
+    expect([after.locked, after.locked_reason]).toEqual([false, null]);
+  });
+
+  it("an admin lock is the admin's to undo", async () => {
+    const id = await imageServer();
+    expect((await act(id, { lock: null }, admin)).status).toBe(202);
+    const res = await act(id, { unlock: null });
+    expect(res.body).toEqual(
+      fault(
+        403,
+        "Policy doesn't allow os_compute_api:os-lock-server:unlock:unlock_override to be performed.",
+      ),
+    );
+    expect((await act(id, { unlock: null }, admin)).status).toBe(202);
+    const names = (await nova('GET', `/servers/${id}/os-instance-actions`)).body.instanceActions.map(
+      (a: { action: string }) => a.action,
+    );
+    expect(names).toEqual(['unlock', 'lock', 'create']);
+  });
+
+  it('pause/unpause and suspend/resume move through PAUSED and SUSPENDED; wrong states get 409', async () => {
+    const id = await imageServer();
+    const wrongUnpause = await act(id, { unpause: null });
+    expect(wrongUnpause.body).toEqual(
+      fault(409, `Cannot 'unpause' instance ${id} while it is in vm_state active`),
+    );
+    const wrongResume = await act(id, { resume: null });
+    expect(wrongResume.body).toEqual(
+      fault(409, `Cannot 'resume' instance ${id} while it is in vm_state active`),
+    );
+    expect((await act(id, { pause: null })).status).toBe(202);
+    await tc.settle();
+    let s = await show(id);
+    expect([s.status, s['OS-EXT-STS:vm_state'], s['OS-EXT-STS:power_state']]).toEqual([
+      'PAUSED',
+      'paused',
+      3,
+    ]);
+    const again = await act(id, { pause: null });
+    expect(again.body).toEqual(fault(409, `Cannot 'pause' instance ${id} while it is in vm_state paused`));
+    expect((await act(id, { unpause: null })).status).toBe(202);
+    await tc.settle();
+    expect((await act(id, { suspend: null })).status).toBe(202);
+    await tc.settle();
+    s = await show(id);
+    expect([s.status, s['OS-EXT-STS:vm_state'], s['OS-EXT-STS:power_state']]).toEqual([
+      'SUSPENDED',
+      'suspended',
+      7,
+    ]);
+    expect((await act(id, { resume: null })).status).toBe(202);
+    await tc.settle();
+    s = await show(id);
+    expect([s.status, s['OS-EXT-STS:power_state']]).toEqual(['ACTIVE', 1]);
+    const missing = '00000000-0000-4000-8000-000000000002';
+    expect((await act(missing, { suspend: null })).body).toEqual(
+      fault(404, `Instance ${missing} could not be found.`),
+    );
+    // A paused server can be deleted.
+    await act(id, { pause: null });
+    await tc.settle();
+    expect((await nova('DELETE', `/servers/${id}`)).status).toBe(204);
+  });
+});
