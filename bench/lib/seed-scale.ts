@@ -224,6 +224,7 @@ export async function addServers(cloud: BootedCloud, seeded: Seeded, to: number)
       security_groups: '[]',
       config_drive: '',
       locked: 0,
+      auto_disk_config: 0,
       locked_reason: null,
       fault: null,
       created_at: created,

@@ -64,4 +64,14 @@ export const SERVER_ACTION_RULES = {
   resize: 'os_compute_api:servers:resize',
   confirmResize: 'os_compute_api:servers:confirm_resize',
   revertResize: 'os_compute_api:servers:revert_resize',
+  // --- C1 ---
+  lock: 'os_compute_api:os-lock-server:lock',
+  unlock: 'os_compute_api:os-lock-server:unlock',
+  pause: 'os_compute_api:os-pause-server:pause',
+  unpause: 'os_compute_api:os-pause-server:unpause',
+  suspend: 'os_compute_api:os-suspend-server:suspend',
+  resume: 'os_compute_api:os-suspend-server:resume',
+  // --- end C1 ---
 } as const;
+
+export const UNLOCK_OVERRIDE_RULE = 'os_compute_api:os-lock-server:unlock:unlock_override';

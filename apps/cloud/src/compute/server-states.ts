@@ -11,9 +11,12 @@ export const VM = {
   deleted: 'deleted',
   shelved: 'shelved',
   shelvedOffloaded: 'shelved_offloaded',
+  paused: 'paused',
+  suspended: 'suspended',
+  rescued: 'rescued',
 } as const;
 
-export const POWER = { nostate: 0, running: 1, shutdown: 4 } as const;
+export const POWER = { nostate: 0, running: 1, paused: 3, shutdown: 4, suspended: 7 } as const;
 
 const DEFAULT = 'default';
 

@@ -756,6 +756,90 @@ const rows: Row[] = [
     probe: () => ({ path: '/network/v2.0/extensions/security-group' }),
   },
   ...neutronRows(),
+
+  // --- C1: the server's own API (issue 14) -----------------------------------------------------
+  { route: 'ALL /compute/v2', expect: everyone(200), probe: () => ({ path: '/compute/v2' }) },
+  { route: 'ALL /compute/v2/', expect: everyone(200), probe: () => ({ path: '/compute/v2/' }) },
+  {
+    route: 'PUT /compute/v2.1/servers/:id',
+    expect: demosToChange(200, 'os_compute_api:servers:update', instanceNotFound('<demo server>')),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}`,
+      body: { server: { accessIPv4: '192.0.2.7' } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/metadata',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/metadata` }),
+  },
+  {
+    route: 'POST /compute/v2.1/servers/:id/metadata',
+    expect: demosToChange(200, 'os_compute_api:server-metadata:create', instanceNotFound('<demo server>')),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/metadata`,
+      body: { metadata: { authz: 'merged' } },
+    }),
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:id/metadata',
+    expect: demosToChange(
+      200,
+      'os_compute_api:server-metadata:update_all',
+      instanceNotFound('<demo server>'),
+    ),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/metadata`,
+      body: { metadata: { authz: 'replaced' } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/metadata/:key',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      await w.must(w.actors.admin, 'PUT', `/compute/v2.1/servers/${w.demo.server}/metadata/authz`, {
+        body: { meta: { authz: 'read' } },
+      });
+      return { path: `/compute/v2.1/servers/${w.demo.server}/metadata/authz` };
+    },
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:id/metadata/:key',
+    expect: demosToChange(200, 'os_compute_api:server-metadata:update', instanceNotFound('<demo server>')),
+    probe: (w) => ({
+      path: `/compute/v2.1/servers/${w.demo.server}/metadata/authz`,
+      body: { meta: { authz: 'one' } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:id/metadata/:key',
+    expect: demosToChange(204, 'os_compute_api:server-metadata:delete', instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      await w.must(w.actors.admin, 'PUT', `/compute/v2.1/servers/${w.demo.server}/metadata/gone`, {
+        body: { meta: { gone: 'soon' } },
+      });
+      return { path: `/compute/v2.1/servers/${w.demo.server}/metadata/gone` };
+    },
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-instance-actions',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-instance-actions` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:id/os-instance-actions/:requestId',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      const list = await w.must(
+        w.actors.admin,
+        'GET',
+        `/compute/v2.1/servers/${w.demo.server}/os-instance-actions`,
+      );
+      const requestId = list.body.instanceActions.at(-1).request_id as string;
+      return { path: `/compute/v2.1/servers/${w.demo.server}/os-instance-actions/${requestId}` };
+    },
+  },
+  // --- end C1 ---
 ];
 
 /**
@@ -1109,6 +1193,14 @@ describe('a reader-only token', () => {
     [{ resize: { flavorRef: '1' } }, 'os_compute_api:servers:resize'],
     [{ confirmResize: null }, 'os_compute_api:servers:confirm_resize'],
     [{ revertResize: null }, 'os_compute_api:servers:revert_resize'],
+    // --- C1 ---
+    [{ lock: null }, 'os_compute_api:os-lock-server:lock'],
+    [{ unlock: null }, 'os_compute_api:os-lock-server:unlock'],
+    [{ pause: null }, 'os_compute_api:os-pause-server:pause'],
+    [{ unpause: null }, 'os_compute_api:os-pause-server:unpause'],
+    [{ suspend: null }, 'os_compute_api:os-suspend-server:suspend'],
+    [{ resume: null }, 'os_compute_api:os-suspend-server:resume'],
+    // --- end C1 ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {
@@ -1449,6 +1541,16 @@ function crossProjectAllowances(w: AuthzWorld): Allowance[] {
         why: 'a volume’s writers, whoever’s (multiple_writers)',
       },
     ]),
+    // --- C1 ---
+    ...(['reader', 'member'] as const).flatMap((role) =>
+      [w.actors.admin.userId, w.actors.admin.projectId].map((value) => ({
+        role,
+        value,
+        path: /^\/compute\/v2\.1\/servers\/[^/]+\/os-instance-actions(\/|\?|$)/,
+        why: 'an instance action names whoever acted on the server (user_id, project_id)',
+      })),
+    ),
+    // --- end C1 ---
     { role: 'other', value: w.cross.volume, path: novaViews, why: 'Nova lists a server’s volumes' },
     {
       role: 'other',

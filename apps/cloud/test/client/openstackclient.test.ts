@@ -168,6 +168,69 @@ describe('python-openstackclient against the bundled cloud', () => {
     expect(await oscJson<unknown[]>('server', 'list')).toEqual([]);
     expect((await oscJson<{ status: string }>('volume', 'show', 'osc-root')).status).toBe('available');
   }, 180_000);
+
+  // --- C1: the server's own API ---
+  it('renames a server and sets a property, locks, pauses, suspends it, and lists its events', async () => {
+    await oscJson('volume', 'create', '--size', '1', 'osc-own-root');
+    await tc.settle();
+    await osc('volume', 'set', '--bootable', 'osc-own-root');
+    const created = await oscJson<{ id: string }>(
+      '--os-compute-api-version',
+      '2.60',
+      'server',
+      'create',
+      '--flavor',
+      'm1.tiny',
+      '--volume',
+      'osc-own-root',
+      '--network',
+      'none',
+      'osc-own',
+    );
+    await tc.settle();
+    await osc('server', 'set', '--name', 'osc-own-renamed', '--property', 'role=db', created.id);
+    const renamed = await oscJson<{ name: string; properties: unknown }>('server', 'show', created.id);
+    expect(renamed.name).toBe('osc-own-renamed');
+    expect(JSON.stringify(renamed.properties)).toContain('db');
+
+    await osc('--os-compute-api-version', '2.73', 'server', 'lock', '--reason', 'osc', created.id);
+    const locked = await oscJson<{ locked: unknown; locked_reason?: string }>(
+      '--os-compute-api-version',
+      '2.73',
+      'server',
+      'show',
+      created.id,
+    );
+    expect(String(locked.locked)).toMatch(/true/i);
+    await expect(osc('server', 'pause', created.id)).rejects.toThrow(/is locked/);
+    await osc('server', 'unlock', created.id);
+
+    const status = async () => (await oscJson<{ status: string }>('server', 'show', created.id)).status;
+    await osc('server', 'pause', created.id);
+    await tc.settle();
+    expect(await status()).toBe('PAUSED');
+    await osc('server', 'unpause', created.id);
+    await tc.settle();
+    await osc('server', 'suspend', created.id);
+    await tc.settle();
+    expect(await status()).toBe('SUSPENDED');
+    await osc('server', 'resume', created.id);
+    await tc.settle();
+    expect(await status()).toBe('ACTIVE');
+
+    const events = await oscJson<{ Action: string }[]>('server', 'event', 'list', created.id);
+    expect(events.map((e) => e.Action)).toEqual([
+      'resume',
+      'suspend',
+      'unpause',
+      'pause',
+      'unlock',
+      'lock',
+      'create',
+    ]);
+    await osc('server', 'delete', created.id);
+    await tc.settle();
+  }, 300_000);
 });
 
 describe('the network service through openstackclient', () => {

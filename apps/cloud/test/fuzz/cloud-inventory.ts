@@ -258,6 +258,15 @@ export const cloudEndpoints: Endpoint[] = [
         { resize: { flavorRef: '2' } },
         { confirmResize: null },
         { revertResize: null },
+        // --- C1 ---
+        { lock: null },
+        { lock: { locked_reason: 'fz' } },
+        { unlock: null },
+        { pause: null },
+        { unpause: null },
+        { suspend: null },
+        { resume: null },
+        // --- end C1 ---
       ]),
   }),
   E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),
@@ -463,6 +472,38 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ security_group_rule: { description: `d${n}` } }),
   }),
   E('DELETE /network/v2.0/security-group-rules/:id'),
+  // --- C1: the server's own API (issue 14) ---
+  E('ALL /compute/v2'),
+  E('ALL /compute/v2/'),
+  E('PUT /compute/v2.1/servers/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      server: pick(n, [
+        { name: `fz-renamed-${n}` },
+        { description: 'fz', accessIPv4: '192.0.2.1', accessIPv6: '2001:db8::1' },
+        { 'OS-DCF:diskConfig': 'AUTO' },
+      ]),
+    }),
+  }),
+  E('GET /compute/v2.1/servers/:id/metadata'),
+  E('POST /compute/v2.1/servers/:id/metadata', {
+    version: COMPUTE,
+    body: ({ n }) => ({ metadata: pick(n, [{}, { fz: `v${n}` }, { a: '1', 'b.c': '2' }]) }),
+  }),
+  E('PUT /compute/v2.1/servers/:id/metadata', {
+    version: COMPUTE,
+    body: ({ n }) => ({ metadata: pick(n, [{}, { fz: `v${n}` }]) }),
+  }),
+  E('GET /compute/v2.1/servers/:id/metadata/:key'),
+  // The key must match the path's: the fuzz puts `fuzz_key` there as often as anything.
+  E('PUT /compute/v2.1/servers/:id/metadata/:key', {
+    version: COMPUTE,
+    body: ({ n }) => ({ meta: { fuzz_key: `v${n}` } }),
+  }),
+  E('DELETE /compute/v2.1/servers/:id/metadata/:key'),
+  E('GET /compute/v2.1/servers/:id/os-instance-actions'),
+  E('GET /compute/v2.1/servers/:id/os-instance-actions/:requestId'),
+  // --- end C1 ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -496,6 +537,9 @@ export function idKindOf(path: string, param: string): IdKind {
     extensions: 'extension',
     ips: 'networkLabel',
     'os-interface': 'port',
+    // C1: server metadata keys are plain strings, as a type's extra spec keys are.
+    metadata: 'typeSpecKey',
+    'os-instance-actions': 'typeSpecKey',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

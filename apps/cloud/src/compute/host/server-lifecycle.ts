@@ -1,3 +1,4 @@
+import { finishOpenEvents } from '../service/instance-actions-recorder.js';
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import { isTransientDatabaseError } from '../../platform/db/unavailable.js';
@@ -106,6 +107,16 @@ function stepFor(s: ServerRow): Step | null {
     case 'rebooting':
     case 'rebooting_hard':
       return finish(s.task_state, { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    // --- C1: pause, suspend ---
+    case 'pausing':
+      return finish('pausing', { vm_state: VM.paused, power_state: POWER.paused, task_state: null });
+    case 'unpausing':
+      return finish('unpausing', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    case 'suspending':
+      return finish('suspending', { vm_state: VM.suspended, power_state: POWER.suspended, task_state: null });
+    case 'resuming':
+      return finish('resuming', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    // --- end C1 ---
     case 'shelving':
       return shelve;
     case 'shelving_offloading':
@@ -150,6 +161,9 @@ async function transition(
     const changes = await fn(tx, s);
     if (!changes) return null;
     await serversStore.update(tx, serverId, { ...changes, updated_at: nowIso() });
+    const after = { ...s, ...changes };
+    // The task is over: the events the request opened end with it.
+    if (after.task_state === null) await finishOpenEvents(tx, [after]);
     return changes;
   });
 }
@@ -428,12 +442,14 @@ const batchSchedule: BatchStep = (deps, ids, ctx) =>
       const host = pickHost(hosts, req);
       if (!host) {
         await releaseServerVolumes(deps, tx, s, { deleteOnTermination: false });
-        await serversStore.update(tx, s.id, {
+        const failed = {
           vm_state: VM.error,
           task_state: null,
           fault: faultJson(NO_VALID_HOST, NO_VALID_HOST_DETAILS),
           updated_at: now,
-        });
+        };
+        await serversStore.update(tx, s.id, failed);
+        await finishOpenEvents(tx, [{ ...s, ...failed }]);
         continue;
       }
       claimHost(hosts, host, req);
@@ -489,9 +505,10 @@ const batchBlockDevices: BatchStep = async (deps, ids) => {
 
 const batchSpawn: BatchStep = (deps, ids) =>
   deps.store.transaction(async (tx) => {
-    const moving = (await serversStore.lockByIds(deps.store, tx, ids))
-      .filter((s) => s.vm_state === VM.building && s.task_state === 'spawning')
-      .map((s) => s.id);
+    const spawned = (await serversStore.lockByIds(deps.store, tx, ids)).filter(
+      (s) => s.vm_state === VM.building && s.task_state === 'spawning',
+    );
+    const moving = spawned.map((s) => s.id);
     const now = nowIso();
     await serversStore.updateMany(tx, moving, {
       vm_state: VM.active,
@@ -500,6 +517,10 @@ const batchSpawn: BatchStep = (deps, ids) =>
       launched_at: now,
       updated_at: now,
     });
+    await finishOpenEvents(
+      tx,
+      spawned.map((s) => ({ ...s, vm_state: VM.active })),
+    );
     return { next: [], alone: others(ids, moving) };
   });
 

@@ -10,6 +10,11 @@ import { emulatorDomainRoutes } from './emulator-domain.routes.js';
 import { serverRoutes } from './servers.routes.js';
 import { serverActionRoutes } from './server-actions.routes.js';
 import { serverIpsRoutes } from './server-ips.routes.js';
+// --- C1: the server's own API ---
+import { serverMetadataRoutes } from './server-metadata.routes.js';
+import { instanceActionRoutes } from './instance-actions.routes.js';
+import { requestScope } from '../request-scope.js';
+// --- end C1 ---
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -17,6 +22,8 @@ import { serverIpsRoutes } from './server-ips.routes.js';
  */
 export function computeApiRoutes(deps: ComputeDeps): Router {
   const router = Router();
+  // C1: what the request records (instance actions) carries its request id.
+  router.use(requestScope);
   router.use(flavorRoutes(deps));
   router.use(availabilityZoneRoutes(deps));
   router.use(osServicesRoutes(deps));
@@ -27,5 +34,9 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverRoutes(deps));
   router.use(serverActionRoutes(deps));
   router.use(serverIpsRoutes(deps));
+  // --- C1: the server's own API ---
+  router.use(serverMetadataRoutes(deps));
+  router.use(instanceActionRoutes(deps));
+  // --- end C1 ---
   return router;
 }

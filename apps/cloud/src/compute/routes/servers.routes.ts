@@ -6,6 +6,8 @@ import { versionOf } from '../../platform/http/microversion.js';
 import { canReadFlavorExtraSpecs } from '../policy.js';
 import { parseServerCreate } from '../schemas/servers.schemas.js';
 import { createServers } from '../service/server-create.service.js';
+import { parseServerUpdate } from '../schemas/server-update.schemas.js';
+import { updateServer } from '../service/server-update.service.js';
 import { scheduleBuildBatch } from '../host/server-lifecycle.js';
 import { deleteServer, getServer, listServers, loadExtras, type Query } from '../service/servers.service.js';
 import {
@@ -95,6 +97,19 @@ export function serverRoutes(deps: ComputeDeps): Router {
       images: ctx.version.atLeast('2.98'),
     });
     res.json({ server: serverDetailView(ctx, server, extras.get(server.id)!, { forList: false }) });
+  });
+
+  router.put('/servers/:id', async (req, res) => {
+    const ctx = viewContext(req);
+    const body = parseServerUpdate(req.ctx.body, ctx.version);
+    const server = await updateServer(deps, authOf(req.ctx), ctx.version, req.params.id, body);
+    const extras = await loadExtras(deps, [server], {
+      isAdmin: ctx.isAdmin,
+      images: ctx.version.atLeast('2.98'),
+    });
+    res.json({
+      server: serverDetailView(ctx, server, extras.get(server.id)!, { forList: false, reduced: true }),
+    });
   });
 
   router.delete('/servers/:id', async (req, res) => {

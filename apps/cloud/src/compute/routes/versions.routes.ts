@@ -2,7 +2,12 @@ import { type Request, Router } from 'express';
 import { baseUrl } from '../../platform/http/base-url.js';
 import { negotiateMicroversion } from '../../platform/http/microversion.js';
 import { COMPUTE_MAX, COMPUTE_MIN } from '../microversions.js';
-import { versionChoicesView, versionListView, versionShowView } from '../views/versions.view.js';
+import {
+  legacyVersionShowView,
+  versionChoicesView,
+  versionListView,
+  versionShowView,
+} from '../views/versions.view.js';
 
 const computeBase = (req: Request) => `${baseUrl(req)}/compute`;
 
@@ -29,6 +34,12 @@ export function computeVersionRoutes(): Router {
   });
   router.get(['/v2.1', '/v2.1/'], negotiate, (req, res) => {
     res.json(versionShowView(computeBase(req), max(), min()));
+  });
+
+  // The legacy v2 endpoint's root: its own document for any method (captures 500, 501), outside
+  // microversion control.
+  router.all(['/v2', '/v2/'], (req, res) => {
+    res.json(legacyVersionShowView(computeBase(req)));
   });
 
   // Everything else but the v2.1 API itself belongs to the versions app.

@@ -24,11 +24,20 @@ export const SERVER_ACTIONS = [
   'resize',
   'confirmResize',
   'revertResize',
+  // --- C1 ---
+  'lock',
+  'unlock',
+  'pause',
+  'unpause',
+  'suspend',
+  'resume',
+  // --- end C1 ---
 ] as const;
 export type ServerActionName = (typeof SERVER_ACTIONS)[number];
 
 export type ServerAction =
-  | { name: Exclude<ServerActionName, 'reboot' | 'resize' | 'unshelve'> }
+  | { name: Exclude<ServerActionName, 'reboot' | 'resize' | 'unshelve' | 'lock'> }
+  | { name: 'lock'; reason: string | null }
   | { name: 'reboot'; hard: boolean }
   | { name: 'resize'; flavorRef: string }
   | {
@@ -99,6 +108,20 @@ function unshelveSchema(v: Microversion): RequestSchema<UnshelveBody> {
   });
 }
 
+/** 2.73: `{"lock": null}` or `{"lock": {"locked_reason": ...}}` (`schemas/lock_server.py`). */
+const lockSchema = requestSchema<{ lock: { locked_reason?: string } | null }>({
+  type: 'object',
+  properties: {
+    lock: {
+      type: ['object', 'null'],
+      properties: { locked_reason: { type: 'string', minLength: 1, maxLength: 255 } },
+      additionalProperties: false,
+    },
+  },
+  required: ['lock'],
+  additionalProperties: false,
+});
+
 /** wsgi `action_peek`: exactly one key, which must be an action the controller knows. */
 function actionName(body: unknown): ServerActionName {
   if (!isJsonObject(body) || Object.keys(body).length !== 1) throw badRequest('Malformed request body');
@@ -129,6 +152,11 @@ export function parseServerAction(body: unknown, v: Microversion): ServerAction 
         ...(args.availability_zone !== undefined ? { availabilityZone: args.availability_zone } : {}),
         ...(args.host !== undefined ? { host: args.host } : {}),
       };
+    }
+    case 'lock': {
+      if (v.below('2.73')) return { name, reason: null };
+      const { lock } = validateBody(lockSchema, body);
+      return { name, reason: lock?.locked_reason ?? null };
     }
     default:
       return { name };

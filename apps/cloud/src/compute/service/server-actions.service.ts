@@ -1,10 +1,11 @@
+import { recordAction } from './instance-actions-recorder.js';
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
 import { nowIso } from '../../platform/time.js';
-import { assertProjectWriter, SERVER_ACTION_RULES } from '../policy.js';
+import { assertProjectWriter, SERVER_ACTION_RULES, UNLOCK_OVERRIDE_RULE } from '../policy.js';
 import { flavorsStore } from '../store/flavors.store.js';
 import {
   type FlavorSnapshot,
@@ -33,7 +34,7 @@ const UNSHELVE_TO_HOST_RULE = 'os_compute_api:os-shelve:unshelve_to_host';
 const invalidState = (action: string, id: string, attr: string, state: string | null) =>
   conflict(`Cannot '${action}' instance ${id} while it is in ${attr} ${state ?? 'None'}`);
 
-interface StateRule {
+export interface StateRule {
   vmStates: readonly string[];
   /** Allowed task states; `[null]` is Nova's default (no task in progress). */
   taskStates?: readonly (string | null)[];
@@ -43,7 +44,7 @@ interface StateRule {
 }
 
 /** `check_instance_lock`, `check_instance_host`, `check_instance_state`, in decorator order. */
-function checkState(s: ServerRow, auth: AuthContext, action: string, rule: StateRule): void {
+export function checkState(s: ServerRow, auth: AuthContext, action: string, rule: StateRule): void {
   if (s.locked === 1 && !auth.isAdmin) throw conflict(`Instance ${s.id} is locked`);
   if (rule.needsHost && !s.host) throw conflict(`Instance ${s.id} is not ready`);
   if (!rule.vmStates.includes(s.vm_state)) throw invalidState(action, s.id, 'vm_state', s.vm_state);
@@ -76,12 +77,32 @@ export async function serverAction(
   action: ServerAction,
 ): Promise<202 | 204> {
   const ctx: StepContext = {};
+  let skipRecord = false;
   await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !(auth.isAdmin || s.project_id === auth.projectId)) throw instanceNotFound(id);
     assertProjectWriter(auth, SERVER_ACTION_RULES[action.name]);
     const set = (changes: Partial<ServerRow>) =>
       serversStore.update(tx, id, { ...changes, updated_at: nowIso() });
+    await applyAction(tx, s, set);
+    if (skipRecord) return;
+    const recorded = ACTION_RECORDS[action.name];
+    await recordAction(tx, {
+      serverId: id,
+      action: recorded.action,
+      auth,
+      event: recorded.event,
+      ...(recorded.apiOnly ? { finished: { result: 'Success' as const, host: s.host } } : {}),
+    });
+  });
+  scheduleAdvance(deps, id, ctx);
+  return action.name === 'confirmResize' ? 204 : 202;
+
+  async function applyAction(
+    tx: Tx,
+    s: ServerRow,
+    set: (changes: Partial<ServerRow>) => Promise<unknown>,
+  ): Promise<unknown> {
     switch (action.name) {
       case 'os-stop':
         checkState(s, auth, 'stop', { vmStates: ['active', 'error'], needsHost: true });
@@ -120,11 +141,73 @@ export async function serverAction(
         if (!rs || rs.confirming) throw badRequest('Instance has not been resized.');
         return set({ task_state: 'resize_reverting' });
       }
+      // --- C1: lock, pause, suspend ---
+      case 'lock':
+        return lock(s, set);
+      case 'unlock':
+        if (!isExpectedLockedBy(s, auth) && !auth.isAdmin) throw policyForbidden(UNLOCK_OVERRIDE_RULE);
+        return set({ locked: 0, locked_by: null, locked_reason: null });
+      case 'pause':
+        checkState(s, auth, 'pause', { vmStates: [VM.active] });
+        return set({ task_state: 'pausing' });
+      case 'unpause':
+        checkState(s, auth, 'unpause', { vmStates: [VM.paused] });
+        return set({ task_state: 'unpausing' });
+      case 'suspend':
+        checkState(s, auth, 'suspend', { vmStates: [VM.active] });
+        return set({ task_state: 'suspending' });
+      case 'resume':
+        checkState(s, auth, 'resume', { vmStates: [VM.suspended] });
+        return set({ task_state: 'resuming' });
+      // --- end C1 ---
     }
-  });
-  scheduleAdvance(deps, id, ctx);
-  return action.name === 'confirmResize' ? 204 : 202;
+  }
+
+  /** `API.lock`: the owner locking an already locked server changes nothing and records nothing. */
+  async function lock(
+    s: ServerRow,
+    set: (changes: Partial<ServerRow>) => Promise<unknown>,
+  ): Promise<unknown> {
+    const isOwner = s.project_id === auth.projectId;
+    if (s.locked === 1 && isOwner) {
+      skipRecord = true;
+      return;
+    }
+    const reason = action.name === 'lock' ? action.reason : null;
+    return set({
+      locked: 1,
+      locked_by: isOwner ? 'owner' : 'admin',
+      ...(reason ? { locked_reason: reason } : {}),
+    });
+  }
 }
+
+/** `is_expected_locked_by`: an owner may undo its own lock, an admin its own. */
+function isExpectedLockedBy(s: ServerRow, auth: AuthContext): boolean {
+  const expected = s.project_id === auth.projectId ? 'owner' : 'admin';
+  return !s.locked_by || s.locked_by === expected;
+}
+
+/** The instance action (`compute/instance_actions.py`) and host event each action records. */
+const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: string; apiOnly?: boolean }> = {
+  // --- C1 ---
+  lock: { action: 'lock', event: 'api_lock', apiOnly: true },
+  unlock: { action: 'unlock', event: 'api_unlock', apiOnly: true },
+  pause: { action: 'pause', event: 'compute_pause_instance' },
+  unpause: { action: 'unpause', event: 'compute_unpause_instance' },
+  suspend: { action: 'suspend', event: 'compute_suspend_instance' },
+  resume: { action: 'resume', event: 'compute_resume_instance' },
+  // --- end C1 ---
+  'os-stop': { action: 'stop', event: 'compute_stop_instance' },
+  'os-start': { action: 'start', event: 'compute_start_instance' },
+  reboot: { action: 'reboot', event: 'compute_reboot_instance' },
+  shelve: { action: 'shelve', event: 'compute_shelve_instance' },
+  shelveOffload: { action: 'shelveOffload', event: 'compute_shelve_offload_instance' },
+  unshelve: { action: 'unshelve', event: 'compute_unshelve_instance' },
+  resize: { action: 'resize', event: 'compute_prep_resize' },
+  confirmResize: { action: 'confirmResize', event: 'compute_confirm_resize' },
+  revertResize: { action: 'revertResize', event: 'compute_revert_resize' },
+};
 
 async function unshelve(
   tx: Tx,

@@ -1,3 +1,5 @@
+import { recordAction } from './instance-actions-recorder.js';
+import { compactIpv6 } from '../ip-format.js';
 import { randomInt } from 'node:crypto';
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
@@ -268,10 +270,24 @@ export async function createServers(
         launched_at: null,
         terminated_at: null,
         deleted: 0,
+        access_ip_v4: s.accessIPv4 ?? null,
+        access_ip_v6: s.accessIPv6 === undefined ? null : compactIpv6(s.accessIPv6),
+        auto_disk_config: s['OS-DCF:diskConfig'] === 'AUTO' ? 1 : 0,
+        locked_by: null,
+        password: null,
       };
       rows.push(row);
     }
     await serversStore.insertMany(tx, rows);
+    for (const row of rows) {
+      await recordAction(tx, {
+        serverId: row.id,
+        action: 'create',
+        auth,
+        event: 'compute__do_build_and_run_instance',
+        fresh: true,
+      });
+    }
     await insertMappings(deps, tx, auth, version, rows, specs);
     await allocateServerPorts(deps, tx, auth, rows, portPlan, securityGroupIds);
     return rows;

@@ -1,3 +1,4 @@
+import { recordAction } from './instance-actions-recorder.js';
 import type { ComputeDeps } from '../deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
@@ -554,6 +555,7 @@ export async function deleteServer(deps: ComputeDeps, auth: AuthContext, id: str
     if (s.locked === 1 && !auth.isAdmin) throw conflict(`Instance ${id} is locked`);
     if (s.task_state === 'deleting') return false;
     await serversStore.update(tx, id, { task_state: 'deleting', updated_at: nowIso() });
+    await recordAction(tx, { serverId: id, action: 'delete', auth, event: 'compute_terminate_instance' });
     return true;
   });
   if (started) scheduleAdvance(deps, id);

@@ -1,3 +1,4 @@
+import { recordAction } from './instance-actions-recorder.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, policyForbidden } from '../../platform/http/errors.js';
@@ -133,6 +134,13 @@ export async function swapVolume(
     const [attachment] = await deps.volumes.reserve(tx, cinder, [
       { volumeId: newVolume.id, instanceUuid: server.id },
     ]);
+    await recordAction(tx, {
+      serverId: server.id,
+      action: 'swap_volume',
+      auth: caller,
+      event: 'compute_swap_volume',
+      finished: { result: 'Success', host: server.host },
+    });
     return { server, bdm, newVolumeId: newVolume.id, newAttachmentId: attachment?.id as string };
   });
   deps.tasks.schedule('compute: swap volume', async () => {

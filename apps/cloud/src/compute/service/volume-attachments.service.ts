@@ -1,3 +1,4 @@
+import { recordAction } from './instance-actions-recorder.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, OpenStackError } from '../../platform/http/errors.js';
@@ -236,6 +237,7 @@ export async function attachVolumeToServer(
       const [bdm] = await reserveVolume(deps, tx, caller, volume, [server], { ...mapping, deviceName: null });
       const reserved = bdm as BdmRow;
       await deps.volumes.complete(tx, serviceCaller(server), reserved.attachment_id as string);
+      await recordAction(tx, { serverId: server.id, action: 'attach_volume', auth: caller });
       return { server, bdm: reserved, connect: false };
     }
 
@@ -246,6 +248,13 @@ export async function attachVolumeToServer(
       ? nextDeviceName(await bdmsStore.deviceNamesForServer(tx, server.id), null)
       : null;
     const [bdm] = await reserveVolume(deps, tx, caller, volume, [server], { ...mapping, deviceName });
+    await recordAction(tx, {
+      serverId: server.id,
+      action: 'attach_volume',
+      auth: caller,
+      event: 'compute_attach_volume',
+      finished: { result: 'Success', host: server.host },
+    });
     return { server, bdm: bdm as BdmRow, connect: true };
   });
   if (result.connect) scheduleConnect(deps, result.server.id);
@@ -308,11 +317,19 @@ export async function detachVolumeFromServer(
         await deps.volumes.deleteAttachmentIfPresent(tx, serviceCaller(server), bdm.attachment_id);
       }
       await bdmsStore.delete(tx, bdm.uuid);
+      await recordAction(tx, { serverId: server.id, action: 'detach_volume', auth: caller });
       return null;
     }
     await beginDetaching(deps, tx, caller, volume.id);
     // The client is told the detach was accepted: a restart must finish it (host/reconcile.ts).
     await bdmsStore.update(tx, bdm.uuid, { detach_requested_at: nowIso() });
+    await recordAction(tx, {
+      serverId: server.id,
+      action: 'detach_volume',
+      auth: caller,
+      event: 'compute_detach_volume',
+      finished: { result: 'Success', host: server.host },
+    });
     return { server, bdm };
   });
   if (pending) {

@@ -128,8 +128,10 @@ export function serverDetailView(
   ctx: ServerViewContext,
   server: ServerRow,
   extras: ServerExtras,
-  opts: { forList: boolean },
+  opts: { forList: boolean; reduced?: boolean },
 ): Record<string, unknown> {
+  // PUT (and rebuild) below 2.75 answer the basic attributes only (`show` with every extension off).
+  if (opts.reduced && ctx.version.below('2.75')) return reducedView(ctx, server);
   const v = ctx.version;
   const status = serverStatus(server);
   const out: Record<string, unknown> = {
@@ -145,10 +147,10 @@ export function serverDetailView(
     created: novaTime(server.created_at),
     updated: novaTime(server.updated_at),
     addresses: addressesOf(extras.ports, true),
-    accessIPv4: '',
-    accessIPv6: '',
+    accessIPv4: server.access_ip_v4 ?? '',
+    accessIPv6: server.access_ip_v6 ?? '',
     links: serverLinks(ctx.computeBase, server.id),
-    'OS-DCF:diskConfig': 'MANUAL',
+    'OS-DCF:diskConfig': diskConfig(server),
   };
   if (FAULT_STATUSES.has(status)) {
     const fault = faultView(ctx, server);
@@ -200,6 +202,45 @@ export function serverDetailView(
   return out;
 }
 
+/** `OS-DCF:diskConfig`: AUTO or MANUAL as asked at create (or by rebuild, resize, update). */
+export const diskConfig = (server: Pick<ServerRow, 'auto_disk_config'>) =>
+  server.auto_disk_config === 1 ? 'AUTO' : 'MANUAL';
+
+/** What PUT /servers/{id} answered before 2.75: no AZ, host, usage, state or volume attributes. */
+function reducedView(ctx: ServerViewContext, server: ServerRow): Record<string, unknown> {
+  const v = ctx.version;
+  const status = serverStatus(server);
+  const out: Record<string, unknown> = {
+    id: server.id,
+    name: server.name,
+    status,
+    tenant_id: server.project_id,
+    user_id: server.user_id,
+    metadata: parseJsonColumn<Record<string, string>>(server.metadata, {}),
+    hostId: hostId(server.project_id, server.host),
+    image: imageView(ctx, server, undefined),
+    flavor: flavorView(ctx, server),
+    created: novaTime(server.created_at),
+    updated: novaTime(server.updated_at),
+    addresses: {},
+    accessIPv4: server.access_ip_v4 ?? '',
+    accessIPv6: server.access_ip_v6 ?? '',
+    links: serverLinks(ctx.computeBase, server.id),
+    'OS-DCF:diskConfig': diskConfig(server),
+  };
+  if (FAULT_STATUSES.has(status)) {
+    const fault = faultView(ctx, server);
+    if (fault) out.fault = fault;
+  }
+  if (PROGRESS_STATUSES.has(status)) out.progress = 0;
+  if (v.atLeast('2.9')) out.locked = server.locked === 1;
+  if (v.atLeast('2.19')) out.description = server.description;
+  if (v.atLeast('2.26')) out.tags = parseJsonColumn<string[]>(server.tags, []);
+  if (v.atLeast('2.63')) out.trusted_image_certificates = null;
+  if (v.atLeast('2.73')) out.locked_reason = server.locked_reason;
+  return out;
+}
+
 /** GET /servers items. */
 export function serverBasicView(computeBase: string, server: Pick<ServerRow, 'id' | 'name'>) {
   return { id: server.id, name: server.name, links: serverLinks(computeBase, server.id) };
@@ -208,7 +249,7 @@ export function serverBasicView(computeBase: string, server: Pick<ServerRow, 'id
 /** POST /servers answer for the first server (`ViewBuilder.create` + adminPass). */
 export function serverCreateView(
   computeBase: string,
-  server: Pick<ServerRow, 'id'>,
+  server: Pick<ServerRow, 'id' | 'auto_disk_config'>,
   securityGroups: { name: string }[],
   adminPass: string,
 ) {
@@ -216,7 +257,7 @@ export function serverCreateView(
     server: {
       id: server.id,
       links: serverLinks(computeBase, server.id),
-      'OS-DCF:diskConfig': 'MANUAL',
+      'OS-DCF:diskConfig': diskConfig(server),
       security_groups: securityGroups,
       adminPass,
     },

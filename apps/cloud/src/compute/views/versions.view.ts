@@ -93,3 +93,21 @@ export function versionShowView(base: string, max: string, min: string) {
     },
   };
 }
+
+/**
+ * `GET /v2/`: the legacy v2 endpoint (served by the v2.1 code in compatible mode) answers its
+ * own version document, v2.0 SUPPORTED with no microversions (Tempest's test_get_version_details).
+ */
+export function legacyVersionShowView(base: string) {
+  return {
+    version: {
+      id: 'v2.0',
+      status: 'SUPPORTED',
+      version: '',
+      min_version: '',
+      updated: '2011-01-21T11:33:21Z',
+      links: [{ rel: 'self', href: `${base}/v2/` }, DESCRIBED_BY],
+      'media-types': [{ base: 'application/json', type: 'application/vnd.openstack.compute+json;version=2' }],
+    },
+  };
+}

@@ -237,6 +237,15 @@ export interface ServersTable {
   launched_at: string | null;
   terminated_at: string | null;
   deleted: Bool;
+  // C1 (migration 0020).
+  access_ip_v4: string | null;
+  access_ip_v6: string | null;
+  /** 1: `OS-DCF:diskConfig` AUTO. */
+  auto_disk_config: Bool;
+  /** `owner` or `admin` while locked. */
+  locked_by: string | null;
+  /** The guest's encrypted password (os-server-password), null when none. */
+  password: string | null;
 }
 
 export interface BlockDeviceMappingsTable {
@@ -267,6 +276,38 @@ export interface BlockDeviceMappingsTable {
   detach_requested_at?: string | null;
 }
 
+// --- C1: instance actions (migration 0021) ---
+export interface InstanceActionsTable {
+  id: string;
+  server_id: string;
+  seq: number;
+  action: string;
+  request_id: string;
+  user_id: string | null;
+  project_id: string | null;
+  start_time: string;
+  finish_time: string | null;
+  /** 'Error' once an event failed. */
+  message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InstanceActionEventsTable {
+  id: string;
+  action_id: string;
+  server_id: string;
+  event: string;
+  start_time: string;
+  finish_time: string | null;
+  /** 'Success' or 'Error'; null while running. */
+  result: string | null;
+  traceback: string | null;
+  host: string | null;
+  details: string | null;
+}
+// --- end C1 ---
+
 export interface ComputeSchema {
   compute_services: ComputeServicesTable;
   compute_nodes: ComputeNodesTable;
@@ -274,6 +315,10 @@ export interface ComputeSchema {
   images: ImagesTable;
   servers: ServersTable;
   block_device_mappings: BlockDeviceMappingsTable;
+  // --- C1 ---
+  instance_actions: InstanceActionsTable;
+  instance_action_events: InstanceActionEventsTable;
+  // --- end C1 ---
 }
 
 // --- N: network ---

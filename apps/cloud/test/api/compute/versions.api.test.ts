@@ -108,6 +108,26 @@ describe('compute version discovery', () => {
     });
   });
 
+  it('GET /compute/v2/ answers the legacy v2.0 document (SUPPORTED, no microversions) without a token', async () => {
+    const res = await http(tc, 'GET', '/compute/v2/');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      version: {
+        id: 'v2.0',
+        status: 'SUPPORTED',
+        version: '',
+        min_version: '',
+        updated: '2011-01-21T11:33:21Z',
+        links: [
+          { rel: 'self', href: `${tc.url}/compute/v2/` },
+          { rel: 'describedby', type: 'text/html', href: 'http://docs.openstack.org/' },
+        ],
+        'media-types': media('2'),
+      },
+    });
+    expect(res.headers.get('openstack-api-version')).toBeNull();
+  });
+
   it('does not shadow the API: /compute/v2.1/... still needs a token', async () => {
     const res = await http(tc, 'GET', '/compute/v2.1/flavors');
     expect(res.status).toBe(401);
