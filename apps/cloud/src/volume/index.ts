@@ -15,6 +15,8 @@ import { reconcileVolumes } from './reconcile.js';
 import { createAttachmentsService, type NovaClient } from './service/attachments.service.js';
 import { createBackend } from './service/backend.js';
 import { createPoolsService } from './service/pools.service.js';
+import { createSnapshotsService } from './service/snapshots.service.js';
+import { createVolumeMetadataService } from './service/volume-metadata.service.js';
 import { createTypesService } from './service/types.service.js';
 import { createVolumesService } from './service/volumes.service.js';
 
@@ -56,7 +58,18 @@ export function createVolumeService(
   const types = createTypesService(store);
   const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
-  const services = { volumes, types, attachments, pools: createPoolsService(store, types) };
+  const services = {
+    volumes,
+    types,
+    attachments,
+    pools: createPoolsService(store, types),
+    metadata: createVolumeMetadataService({ store }),
+    snapshots: createSnapshotsService({
+      store,
+      scheduleCreate: (id) => backend.scheduleSnapshotCreate(id),
+      scheduleDelete: (id) => backend.scheduleSnapshotDelete(id),
+    }),
+  };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? notFound(WEBOB_NOT_FOUND) : undefined));

@@ -26,7 +26,10 @@ export type IdKind =
   | 'attachment'
   | 'volumeType'
   | 'typeSpecKey'
-  | 'image';
+  | 'image'
+  // --- V1: block storage everyday API ---
+  | 'snapshot'
+  | 'volumeMetadataKey';
 
 export interface CloudFixtures {
   admin: Session;
@@ -177,6 +180,30 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       'volume 3.60',
     )
   ).volume_type.id as string;
+  // --- V1: snapshots of the member's plain volume (and spares to delete), metadata to read ---
+  const snapshotOf = async (s: Session, volumeId: string, name: string) =>
+    (
+      await ok(
+        tc,
+        'POST',
+        `${s.volumeBase}/snapshots`,
+        s.token,
+        { snapshot: { volume_id: volumeId, name, metadata: { fuzz: 'v' } } },
+        'volume 3.60',
+      )
+    ).snapshot.id as string;
+  const snapshots = [
+    await snapshotOf(member, plain, 'fuzz-snap'),
+    await snapshotOf(admin, adminVolume, 'fuzz-snap-admin'),
+  ];
+  const spareSnapshots = [
+    await snapshotOf(member, plain, 'fuzz-spare-snap-1'),
+    await snapshotOf(member, plain, 'fuzz-spare-snap-2'),
+  ];
+  await ok(tc, 'POST', `${member.volumeBase}/volumes/${plain}/metadata`, member.token, {
+    metadata: { fuzz: 'v' },
+  });
+  await tc.settle();
   const types = (await ok(tc, 'GET', `${admin.volumeBase}/types`, a, undefined, 'volume 3.60'))
     .volume_types as {
     id: string;
@@ -207,6 +234,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeType: [type, ...types.map((t) => t.id), 'default'],
       typeSpecKey: ['fuzz_key', 'multiattach'],
       image: [imageId],
+      snapshot: snapshots,
+      volumeMetadataKey: ['fuzz', 'missing'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -220,6 +249,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volume: spareVolumes,
       attachment: spareAttachments,
       volumeType: spareTypes,
+      snapshot: spareSnapshots,
     },
     fuzzUser: {
       id: user,

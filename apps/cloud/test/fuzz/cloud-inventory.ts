@@ -397,6 +397,64 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /image/versions'),
   E('GET /image/v2/images'),
   E('GET /image/v2/images/:id'),
+
+  // --- V1: block storage everyday API (volume metadata, snapshots) ---
+  E('GET /volume/v3/:projectId/volumes/:volumeId/metadata'),
+  E('POST /volume/v3/:projectId/volumes/:volumeId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { [`k${n % 5}`]: 'v' } }),
+  }),
+  E('PUT /volume/v3/:projectId/volumes/:volumeId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { fuzz: 'v', [`k${n % 5}`]: 'v' } }),
+  }),
+  E('GET /volume/v3/:projectId/volumes/:volumeId/metadata/:key'),
+  E('PUT /volume/v3/:projectId/volumes/:volumeId/metadata/:key', {
+    version: VOLUME,
+    // The key must match the path's: the fuzz puts `fuzz` there as often as anything.
+    body: ({ n }) => ({ meta: { fuzz: `v${n}` } }),
+  }),
+  E('DELETE /volume/v3/:projectId/volumes/:volumeId/metadata/:key'),
+  E('GET /volume/v3/:projectId/snapshots'),
+  E('GET /volume/v3/:projectId/snapshots/detail'),
+  E('POST /volume/v3/:projectId/snapshots', {
+    version: VOLUME,
+    body: (c) => ({
+      snapshot: pick(c.n, [
+        { volume_id: pick(c.n >> 1, volumesOf(c)), name: `fz-snap-${c.n}` },
+        { volume_id: pick(c.n >> 1, volumesOf(c)), force: true, metadata: { a: 'b' } },
+      ]),
+    }),
+  }),
+  E('GET /volume/v3/:projectId/snapshots/:snapshotId'),
+  E('PUT /volume/v3/:projectId/snapshots/:snapshotId', {
+    version: VOLUME,
+    body: ({ n }) => ({ snapshot: pick(n, [{ name: `s${n}` }, { description: 'd' }]) }),
+  }),
+  E('DELETE /volume/v3/:projectId/snapshots/:snapshotId'),
+  E('POST /volume/v3/:projectId/snapshots/:snapshotId/action', {
+    version: VOLUME,
+    body: ({ n }) =>
+      pick(n, [
+        { 'os-reset_status': { status: 'available' } },
+        { 'os-update_snapshot_status': { status: 'available', progress: '100%' } },
+      ]),
+  }),
+  E('GET /volume/v3/:projectId/snapshots/:snapshotId/metadata'),
+  E('POST /volume/v3/:projectId/snapshots/:snapshotId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { [`k${n % 5}`]: 'v' } }),
+  }),
+  E('PUT /volume/v3/:projectId/snapshots/:snapshotId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { fuzz: 'v', [`k${n % 5}`]: 'v' } }),
+  }),
+  E('GET /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key'),
+  E('PUT /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key', {
+    version: VOLUME,
+    body: ({ n }) => ({ meta: { fuzz: `v${n}` } }),
+  }),
+  E('DELETE /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -406,6 +464,9 @@ export function idKindOf(path: string, param: string): IdKind {
   const before = segments[at - 1] ?? '';
   const service = segments[1];
   if (service === 'volume' && before === 'v3') return 'ownProject';
+  // --- V1: block storage everyday API ---
+  if (service === 'volume' && before === 'snapshots') return 'snapshot';
+  if (service === 'volume' && before === 'metadata') return 'volumeMetadataKey';
   const kinds: Record<string, IdKind> = {
     domains: 'domain',
     projects: 'project',
