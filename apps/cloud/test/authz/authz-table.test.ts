@@ -872,6 +872,24 @@ const rows: Row[] = [
       return { path: `${cinder(role)}/snapshots/${snap}/metadata/${key}` };
     },
   },
+  {
+    route: 'GET /volume/v3/:projectId/os-services',
+    expect: adminOnly(200, policy('volume_extension:services:index')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-services` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/os-services/:action',
+    expect: adminOnly(200, policy('volume_extension:services:update')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/os-services/enable`,
+      body: { binary: 'cinder-volume', host: 'cloud@lvmdriver-1' },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-availability-zone',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-availability-zone` }),
+  },
 ];
 
 // --- Fixtures some rows need -------------------------------------------------------------------

@@ -29,7 +29,8 @@ export type IdKind =
   | 'image'
   // --- V1: block storage everyday API ---
   | 'snapshot'
-  | 'volumeMetadataKey';
+  | 'volumeMetadataKey'
+  | 'volumeServiceAction';
 
 export interface CloudFixtures {
   admin: Session;
@@ -236,6 +237,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       image: [imageId],
       snapshot: snapshots,
       volumeMetadataKey: ['fuzz', 'missing'],
+      // Never `disable`: a disabled volume service would refuse the fuzz's own volumes.
+      volumeServiceAction: ['enable', 'freeze', 'thaw'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {

@@ -455,6 +455,17 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ meta: { fuzz: `v${n}` } }),
   }),
   E('DELETE /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key'),
+  E('GET /volume/v3/:projectId/os-services'),
+  E('PUT /volume/v3/:projectId/os-services/:action', {
+    version: VOLUME,
+    body: ({ n }) =>
+      pick(n, [
+        { binary: 'cinder-volume', host: 'cloud@lvmdriver-1' },
+        { service: 'cinder-scheduler', host: 'cloud' },
+        { host: 'cloud@lvmdriver-1' },
+      ]),
+  }),
+  E('GET /volume/v3/:projectId/os-availability-zone'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -467,6 +478,7 @@ export function idKindOf(path: string, param: string): IdKind {
   // --- V1: block storage everyday API ---
   if (service === 'volume' && before === 'snapshots') return 'snapshot';
   if (service === 'volume' && before === 'metadata') return 'volumeMetadataKey';
+  if (service === 'volume' && before === 'os-services') return 'volumeServiceAction';
   const kinds: Record<string, IdKind> = {
     domains: 'domain',
     projects: 'project',

@@ -304,7 +304,20 @@ export interface VolumeGlanceMetadataTable {
   value: string;
 }
 
+/** Cinder's services (cinder-scheduler, cinder-volume): enabled or not, frozen or not. */
+export interface VolumeServicesTable {
+  binary: string;
+  host: string;
+  availability_zone: string;
+  disabled: Bool;
+  disabled_reason: string | null;
+  frozen: Bool;
+  created_at: string;
+  updated_at: string | null;
+}
+
 export interface Schema {
   volume_snapshots: VolumeSnapshotsTable;
   volume_glance_metadata: VolumeGlanceMetadataTable;
+  volume_services: VolumeServicesTable;
 }

@@ -2,9 +2,11 @@ import { Router } from 'express';
 import type { AttachmentsService } from '../service/attachments.service.js';
 import type { PoolsService } from '../service/pools.service.js';
 import type { TypesService } from '../service/types.service.js';
+import type { ServicesService } from '../service/services.service.js';
 import type { SnapshotsService } from '../service/snapshots.service.js';
 import type { VolumeMetadataService } from '../service/volume-metadata.service.js';
 import type { VolumesService } from '../service/volumes.service.js';
+import { servicesRoutes } from './services.routes.js';
 import { snapshotsRoutes } from './snapshots.routes.js';
 import { volumeMetadataRoutes } from './volume-metadata.routes.js';
 import { attachmentsRoutes } from './attachments.routes.js';
@@ -24,6 +26,7 @@ export function volumeApiRoutes(services: {
   attachments: AttachmentsService;
   metadata: VolumeMetadataService;
   snapshots: SnapshotsService;
+  services: ServicesService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -31,6 +34,7 @@ export function volumeApiRoutes(services: {
   router.use(volumeActionRoutes(services.volumes, services.attachments, services.metadata));
   router.use(volumeMetadataRoutes(services.metadata));
   router.use(snapshotsRoutes(services.snapshots));
+  router.use(servicesRoutes(services.services));
   router.use(typesRoutes(services.types));
   router.use(poolsRoutes(services.pools));
   return router;

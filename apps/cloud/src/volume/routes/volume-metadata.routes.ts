@@ -57,8 +57,9 @@ export function volumeMetadataRoutes(metadata: VolumeMetadataService): Router {
     if (versionFor(req).atLeast('3.15')) {
       const body = pyJsonDumps({ metadata: meta });
       res.setHeader('Etag', createHash('md5').update(body).digest('hex'));
-      res.setHeader('Content-Type', 'application/json');
-      res.send(body);
+      // A bare webob.Response: webob's default content type (capture 602).
+      res.setHeader('Content-Type', 'text/html; charset=UTF-8');
+      res.send(Buffer.from(body, 'utf8'));
       return;
     }
     res.json({ metadata: meta });

@@ -27,8 +27,8 @@ export function snapshotDetail(s: SnapshotRow, mv: Microversion, opts: { extende
   if (mv.atLeast('3.41')) out['user_id'] = s.user_id;
   if (mv.atLeast('3.65')) out['consumes_quota'] = true;
   if (opts.extended) {
-    out['os-extended-snapshot-attributes:progress'] = s.progress;
     out['os-extended-snapshot-attributes:project_id'] = s.project_id;
+    out['os-extended-snapshot-attributes:progress'] = s.progress;
   }
   return out;
 }

@@ -5,6 +5,7 @@ import * as compute from './0010_compute.js';
 import * as bdmDetachRequested from './0011_bdm_detach_requested.js';
 // --- V1: block storage everyday API ---
 import * as volumeSnapshots from './0040_volume_snapshots.js';
+import * as volumeServices from './0041_volume_services.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0011_bdm_detach_requested': bdmDetachRequested,
   // --- V1: block storage everyday API ---
   '0040_volume_snapshots': volumeSnapshots,
+  '0041_volume_services': volumeServices,
 };
