@@ -5,6 +5,8 @@ import { type ImageRow, imagesStore } from './store/images.store.js';
 /** An image as other services see it. */
 export interface Image {
   id: string;
+  name: string;
+  checksum: string | null;
   status: string;
   containerFormat: string;
   diskFormat: string;
@@ -36,6 +38,8 @@ export interface ImageApi {
 function imageOf(row: ImageRow): Image {
   return {
     id: row.id,
+    name: row.name,
+    checksum: row.checksum,
     status: row.status,
     containerFormat: row.container_format,
     size: row.size,

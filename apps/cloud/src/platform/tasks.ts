@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
  * What a task works on. A process that takes over a dead process's work (`platform/presence.ts`)
  * leaves alone every subject its own scheduled tasks still cover.
  */
-export type TaskSubject = `server:${string}` | `volume:${string}`;
+export type TaskSubject = `server:${string}` | `volume:${string}` | `snapshot:${string}`;
 
 /** How soon a step that failed on a transient database fault runs again. */
 export interface RetryPolicy {

@@ -4,7 +4,7 @@ import type { Identity } from '../identity/index.js';
 import type { ImageApi } from '../image/index.js';
 import { jsonBody } from '../platform/http/body.js';
 import { authOf } from '../platform/http/context.js';
-import { badRequest, notFound, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
+import { badRequest, notFound, OpenStackError, WEBOB_NOT_FOUND } from '../platform/http/errors.js';
 import { faultHandler } from '../platform/http/faults.js';
 import { Microversion, negotiateMicroversion } from '../platform/http/microversion.js';
 import type { ReconcileScope } from '../platform/presence.js';
@@ -15,6 +15,9 @@ import { reconcileVolumes } from './reconcile.js';
 import { createAttachmentsService, type NovaClient } from './service/attachments.service.js';
 import { createBackend } from './service/backend.js';
 import { createPoolsService } from './service/pools.service.js';
+import { createServicesService } from './service/services.service.js';
+import { createSnapshotsService } from './service/snapshots.service.js';
+import { createVolumeMetadataService } from './service/volume-metadata.service.js';
 import { createTypesService } from './service/types.service.js';
 import { createVolumesService } from './service/volumes.service.js';
 
@@ -56,7 +59,19 @@ export function createVolumeService(
   const types = createTypesService(store);
   const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
-  const services = { volumes, types, attachments, pools: createPoolsService(store, types) };
+  const services = {
+    volumes,
+    types,
+    attachments,
+    pools: createPoolsService(store, types),
+    metadata: createVolumeMetadataService({ store }),
+    services: createServicesService({ store }),
+    snapshots: createSnapshotsService({
+      store,
+      scheduleCreate: (id) => backend.scheduleSnapshotCreate(id),
+      scheduleDelete: (id) => backend.scheduleSnapshotDelete(id),
+    }),
+  };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? notFound(WEBOB_NOT_FOUND) : undefined));
@@ -85,8 +100,13 @@ export function createVolumeService(
   project.use(volumeApiRoutes(services));
 
   v3.use('/:projectId', project);
+  // The routes mapper finds nothing (a trailing slash, an unknown resource): webob's own 404,
+  // without the microversion headers (capture 610).
   v3.use(() => {
-    throw notFound(WEBOB_NOT_FOUND);
+    throw new OpenStackError(404, WEBOB_NOT_FOUND, {
+      rawBody: { message: `${WEBOB_NOT_FOUND}<br /><br />\n\n\n`, code: '404 Not Found', title: 'Not Found' },
+      noVersionHeaders: true,
+    });
   });
   router.use('/v3', v3);
   router.use(() => {

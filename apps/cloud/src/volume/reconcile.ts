@@ -1,6 +1,7 @@
 import type { CloudDeps } from '../deps.js';
 import { BOOT_SCOPE, type ReconcileScope } from '../platform/presence.js';
 import { BACKEND, backendSteps, poolCapabilities, poolSatisfies } from './service/backend.js';
+import { snapshotsStore } from './store/snapshots.store.js';
 import { typesStore } from './store/types.store.js';
 import { volumesStore } from './store/volumes.store.js';
 
@@ -14,6 +15,16 @@ import { volumesStore } from './store/volumes.store.js';
  */
 export async function reconcileVolumes(deps: CloudDeps, scope: ReconcileScope = BOOT_SCOPE): Promise<void> {
   const { store, logger } = deps;
+  // Snapshots the backend had not finished: creating ones become available, deleting ones go.
+  for (const s of await snapshotsStore.byStatus(store.db, ['creating', 'deleting'])) {
+    if (!scope.claims(`snapshot:${s.id}`)) continue;
+    const done =
+      s.status === 'creating'
+        ? await backendSteps.finishSnapshotCreate(store, s.id)
+        : await backendSteps.finishSnapshotDelete(store, s.id);
+    if (done)
+      logger.info({ snapshotId: s.id, status: s.status }, 'reconcile: finished an interrupted snapshot step');
+  }
   const stuck = (
     await volumesStore.byStatus(store.db, ['creating', 'deleting', 'extending', 'retyping'])
   ).filter((v) => scope.claims(`volume:${v.id}`));

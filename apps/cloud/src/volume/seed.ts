@@ -1,10 +1,33 @@
 import type { CloudDeps } from '../deps.js';
 import { newUuid } from '../platform/ids.js';
 import { nowIso } from '../platform/time.js';
+import { BACKEND } from './service/backend.js';
 
-/** Volume types `__DEFAULT__` and `multiattach` (`multiattach="<is> True"`), as devstack makes them. */
+/** The cinder services of the emulated deployment (`host` as Cinder reports it). */
+export const VOLUME_SERVICES = [
+  { binary: 'cinder-scheduler', host: 'cloud' },
+  { binary: 'cinder-volume', host: 'cloud@lvmdriver-1' },
+] as const;
+
+/**
+ * Volume types `__DEFAULT__` and `multiattach` (`multiattach="<is> True"`), as devstack makes them,
+ * and the services devstack runs: the scheduler and the LVM backend's volume service.
+ */
 export async function seedVolume(deps: CloudDeps): Promise<void> {
   const db = deps.store.db;
+  for (const s of VOLUME_SERVICES) {
+    await db
+      .insertInto('volume_services')
+      .values({
+        ...s,
+        availability_zone: BACKEND.availabilityZone,
+        disabled: 0,
+        frozen: 0,
+        created_at: nowIso(),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
   const types = [
     { name: '__DEFAULT__', description: 'Default Volume Type', specs: {} as Record<string, string> },
     { name: 'multiattach', description: null, specs: { multiattach: '<is> True' } },

@@ -26,6 +26,7 @@ import {
   ownToCreate,
   pass,
   policy,
+  snapshotNotFound,
   volumeNotFound,
 } from './expectations.js';
 import { type Allowance, type Exchange, leaksIn, secretsOf } from './leaks.js';
@@ -840,6 +841,174 @@ const rows: Row[] = [
     },
   },
   // --- end C1 ---
+
+  // --- V1: block storage everyday API (volume metadata, snapshots) ---
+  {
+    route: 'GET /volume/v3/:projectId/volumes/:volumeId/metadata',
+    expect: demosToRead(200, volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({ path: `${cinder(role)}/volumes/${w.demo.plain}/metadata` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/volumes/:volumeId/metadata',
+    expect: demosToChange(200, 'volume:create_volume_metadata', volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({
+      path: `${cinder(role)}/volumes/${w.demo.plain}/metadata`,
+      body: { metadata: { authz: 'value' } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/volumes/:volumeId/metadata',
+    expect: demosToChange(200, 'volume:update_volume_metadata', volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({
+      path: `${cinder(role)}/volumes/${w.demo.plain}/metadata`,
+      body: { metadata: { authz: 'value' } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/volumes/:volumeId/metadata/:key',
+    expect: demosToRead(200, volumeNotFound('<demo volume>')),
+    probe: async (w, role) => {
+      await demoVolumeMetadata();
+      return { path: `${cinder(role)}/volumes/${w.demo.plain}/metadata/authz` };
+    },
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/volumes/:volumeId/metadata/:key',
+    expect: demosToChange(200, 'volume:update_volume_metadata', volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({
+      path: `${cinder(role)}/volumes/${w.demo.plain}/metadata/authz`,
+      body: { meta: { authz: 'value' } },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/volumes/:volumeId/metadata/:key',
+    expect: demosToChange(200, 'volume:delete_volume_metadata', volumeNotFound('<demo volume>')),
+    probe: async (w, role) => {
+      const key = spends(role) ? `authz-${role}` : 'authz';
+      await w.must(
+        w.actors.member,
+        'POST',
+        `${w.actors.member.volumeBase}/volumes/${w.demo.plain}/metadata`,
+        {
+          body: { metadata: { [key]: 'value' } },
+        },
+      );
+      return { path: `${cinder(role)}/volumes/${w.demo.plain}/metadata/${key}` };
+    },
+  },
+  {
+    route: 'GET /volume/v3/:projectId/snapshots',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/snapshots` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/snapshots/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/snapshots/detail` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/snapshots',
+    expect: demosToChange(202, 'volume:create_snapshot', volumeNotFound('<demo volume>')),
+    probe: (w, role) => ({
+      path: `${cinder(role)}/snapshots`,
+      body: { snapshot: { volume_id: w.demo.plain, name: uniqueName('authz-snap') } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/snapshots/:snapshotId',
+    expect: demosToRead(200, snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/snapshots/${await demoSnapshot()}` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/snapshots/:snapshotId',
+    expect: demosToChange(200, 'volume:update_snapshot', snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/snapshots/${await demoSnapshot()}`,
+      body: { snapshot: { description: `changed by ${role}` } },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/snapshots/:snapshotId',
+    expect: demosToChange(202, 'volume:delete_snapshot', snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/snapshots/${spends(role) ? await freshSnapshot() : await demoSnapshot()}`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/snapshots/:snapshotId/action',
+    expect: {
+      ...adminOnly(202, policy('volume_extension:snapshot_admin_actions:reset_status')),
+      other: snapshotNotFound('<demo snapshot>'),
+    },
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/snapshots/${await demoSnapshot()}/action`,
+      body: { 'os-reset_status': { status: 'available' } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/snapshots/:snapshotId/metadata',
+    expect: demosToRead(200, snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/snapshots/${await demoSnapshot()}/metadata` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/snapshots/:snapshotId/metadata',
+    expect: demosToChange(200, 'volume:update_snapshot_metadata', snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/snapshots/${await demoSnapshot()}/metadata`,
+      body: { metadata: { authz: 'value' } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/snapshots/:snapshotId/metadata',
+    expect: demosToChange(200, 'volume:update_snapshot_metadata', snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/snapshots/${await demoSnapshot()}/metadata`,
+      body: { metadata: { authz: 'value' } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key',
+    expect: demosToRead(200, snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/snapshots/${await demoSnapshot()}/metadata/authz` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key',
+    expect: demosToChange(200, 'volume:update_snapshot_metadata', snapshotNotFound('<demo snapshot>')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/snapshots/${await demoSnapshot()}/metadata/authz`,
+      body: { meta: { authz: 'value' } },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key',
+    expect: demosToChange(200, 'volume:delete_snapshot_metadata', snapshotNotFound('<demo snapshot>')),
+    probe: async (w, role) => {
+      const snap = await demoSnapshot();
+      const key = spends(role) ? `authz-${role}` : 'authz';
+      await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/snapshots/${snap}/metadata`, {
+        body: { metadata: { [key]: 'value' } },
+      });
+      return { path: `${cinder(role)}/snapshots/${snap}/metadata/${key}` };
+    },
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-services',
+    expect: adminOnly(200, policy('volume_extension:services:index')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-services` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/os-services/:action',
+    expect: adminOnly(200, policy('volume_extension:services:update')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/os-services/enable`,
+      body: { binary: 'cinder-volume', host: 'cloud@lvmdriver-1' },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-availability-zone',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-availability-zone` }),
+  },
 ];
 
 /**
@@ -1060,6 +1229,8 @@ async function freshNeutron(singular: string): Promise<string> {
 // --- Fixtures some rows need -------------------------------------------------------------------
 
 let imageId: string;
+/** The demo snapshot's id once made (the placeholder of the snapshot rows' expected messages). */
+let demoSnapshotId: string | undefined;
 const memo = <T>(fn: () => Promise<T>) => {
   let value: Promise<T> | undefined;
   return () => {
@@ -1106,6 +1277,26 @@ async function freshType(specs?: Record<string, string>): Promise<string> {
   return res.body.volume_type.id;
 }
 
+// --- V1: fixtures of the volume metadata and snapshot rows ---
+const demoVolumeMetadata = memo(async () => {
+  await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/volumes/${w.demo.plain}/metadata`, {
+    body: { metadata: { authz: 'value' } },
+  });
+});
+async function freshSnapshot(): Promise<string> {
+  const res = await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/snapshots`, {
+    body: {
+      snapshot: { volume_id: w.demo.plain, name: uniqueName('authz-snap'), metadata: { authz: 'value' } },
+    },
+  });
+  await tc.settle();
+  return res.body.snapshot.id;
+}
+const demoSnapshot = memo(async () => {
+  demoSnapshotId = await freshSnapshot();
+  return demoSnapshotId;
+});
+
 /** Placeholders in expected messages, filled once the world exists. */
 function resolve(want: Expect): Expect {
   if (!want.fault) return want;
@@ -1114,6 +1305,7 @@ function resolve(want: Expect): Expect {
     .replace('<demo volume>', w.demo.plain)
     .replace('<demo attachment>', w.demo.attachment)
     .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all);
+    .replace('<demo snapshot>', demoSnapshotId ?? '');
   return { ...want, fault: { ...want.fault, message } };
 }
 

@@ -39,6 +39,7 @@ export const notFound = (message: string): Expect => ({
 
 export const instanceNotFound = (id: string) => notFound(`Instance ${id} could not be found.`);
 export const volumeNotFound = (id: string) => notFound(`Volume ${id} could not be found.`);
+export const snapshotNotFound = (id: string) => notFound(`Snapshot ${id} could not be found.`);
 export const attachmentNotFound = (id: string) =>
   notFound(`Volume attachment could not be found with filter: attachment_id = ${id}.`);
 

@@ -274,3 +274,92 @@ describe('the network service through openstackclient', () => {
     expect(await oscJson<unknown[]>('port', 'list')).toEqual([]);
   }, 180_000);
 });
+
+// --- V1: block storage everyday commands ---
+describe('python-openstackclient: volume properties and snapshots', () => {
+  it('sets and unsets volume properties, snapshots a volume, makes a volume from the snapshot, and cleans up', async () => {
+    await oscJson<{ id: string }>('volume', 'create', '--size', '1', 'osc-props');
+    await tc.settle();
+    await osc(
+      'volume',
+      'set',
+      '--property',
+      'tier=gold',
+      '--property',
+      'owner=osc',
+      '--name',
+      'osc-props-2',
+      'osc-props',
+    );
+    const shown = await oscJson<{ name: string; properties: Record<string, string> | string }>(
+      'volume',
+      'show',
+      'osc-props-2',
+    );
+    expect(shown.name).toBe('osc-props-2');
+    expect(JSON.stringify(shown.properties)).toContain('gold');
+    await osc('volume', 'unset', '--property', 'tier', 'osc-props-2');
+    const unset = await oscJson<{ properties: Record<string, string> | string }>(
+      'volume',
+      'show',
+      'osc-props-2',
+    );
+    expect(JSON.stringify(unset.properties)).not.toContain('gold');
+    expect(JSON.stringify(unset.properties)).toContain('osc');
+
+    const snap = await oscJson<{ id: string; status: string; volume_id: string }>(
+      'volume',
+      'snapshot',
+      'create',
+      '--volume',
+      'osc-props-2',
+      '--property',
+      'kind=test',
+      'osc-snap',
+    );
+    expect(snap.status).toBe('creating');
+    await tc.settle();
+    const list = await oscJson<{ ID: string; Name: string; Status: string; Size: number }[]>(
+      'volume',
+      'snapshot',
+      'list',
+    );
+    expect(list.find((s) => s.ID === snap.id)).toMatchObject({
+      Name: 'osc-snap',
+      Status: 'available',
+      Size: 1,
+    });
+    const show = await oscJson<{ id: string; status: string; properties: unknown }>(
+      'volume',
+      'snapshot',
+      'show',
+      'osc-snap',
+    );
+    expect(show).toMatchObject({ id: snap.id, status: 'available' });
+    expect(JSON.stringify(show.properties)).toContain('test');
+
+    const fromSnap = await oscJson<{ id: string; snapshot_id: string; size: number }>(
+      'volume',
+      'create',
+      '--snapshot',
+      'osc-snap',
+      '--size',
+      '1',
+      'osc-from-snap',
+    );
+    expect(fromSnap).toMatchObject({ snapshot_id: snap.id, size: 1 });
+    await tc.settle();
+    expect((await oscJson<{ status: string }>('volume', 'show', 'osc-from-snap')).status).toBe('available');
+
+    // A volume with a snapshot stays until the snapshot goes.
+    await expect(osc('volume', 'delete', 'osc-props-2')).rejects.toThrow(
+      /must not be migrating, attached, belong to a group, have snapshots/,
+    );
+    await osc('volume', 'delete', 'osc-from-snap');
+    await osc('volume', 'snapshot', 'delete', 'osc-snap');
+    await tc.settle();
+    expect(await oscJson<unknown[]>('volume', 'snapshot', 'list')).toEqual([]);
+    await osc('volume', 'delete', 'osc-props-2');
+    await tc.settle();
+  }, 300_000);
+});

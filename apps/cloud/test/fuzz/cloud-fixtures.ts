@@ -33,7 +33,11 @@ export type IdKind =
   | 'securityGroup'
   | 'securityGroupRule'
   | 'extension'
-  | 'networkLabel';
+  | 'networkLabel'
+  // --- V1: block storage everyday API ---
+  | 'snapshot'
+  | 'volumeMetadataKey'
+  | 'volumeServiceAction';
 
 export interface CloudFixtures {
   admin: Session;
@@ -186,6 +190,30 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       'volume 3.60',
     )
   ).volume_type.id as string;
+  // --- V1: snapshots of the member's plain volume (and spares to delete), metadata to read ---
+  const snapshotOf = async (s: Session, volumeId: string, name: string) =>
+    (
+      await ok(
+        tc,
+        'POST',
+        `${s.volumeBase}/snapshots`,
+        s.token,
+        { snapshot: { volume_id: volumeId, name, metadata: { fuzz: 'v' } } },
+        'volume 3.60',
+      )
+    ).snapshot.id as string;
+  const snapshots = [
+    await snapshotOf(member, plain, 'fuzz-snap'),
+    await snapshotOf(admin, adminVolume, 'fuzz-snap-admin'),
+  ];
+  const spareSnapshots = [
+    await snapshotOf(member, plain, 'fuzz-spare-snap-1'),
+    await snapshotOf(member, plain, 'fuzz-spare-snap-2'),
+  ];
+  await ok(tc, 'POST', `${member.volumeBase}/volumes/${plain}/metadata`, member.token, {
+    metadata: { fuzz: 'v' },
+  });
+  await tc.settle();
   const types = (await ok(tc, 'GET', `${admin.volumeBase}/types`, a, undefined, 'volume 3.60'))
     .volume_types as {
     id: string;
@@ -219,6 +247,10 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       typeSpecKey: ['fuzz_key', 'multiattach'],
       image: [imageId],
       ...net.ids,
+      snapshot: snapshots,
+      volumeMetadataKey: ['fuzz', 'missing'],
+      // Never `disable`: a disabled volume service would refuse the fuzz's own volumes.
+      volumeServiceAction: ['enable', 'freeze', 'thaw'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -233,6 +265,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       attachment: spareAttachments,
       volumeType: spareTypes,
       ...net.expendable,
+      snapshot: spareSnapshots,
     },
     fuzzUser: {
       id: user,

@@ -504,6 +504,74 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /compute/v2.1/servers/:id/os-instance-actions'),
   E('GET /compute/v2.1/servers/:id/os-instance-actions/:requestId'),
   // --- end C1 ---
+  // --- V1: block storage everyday API (volume metadata, snapshots) ---
+  E('GET /volume/v3/:projectId/volumes/:volumeId/metadata'),
+  E('POST /volume/v3/:projectId/volumes/:volumeId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { [`k${n % 5}`]: 'v' } }),
+  }),
+  E('PUT /volume/v3/:projectId/volumes/:volumeId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { fuzz: 'v', [`k${n % 5}`]: 'v' } }),
+  }),
+  E('GET /volume/v3/:projectId/volumes/:volumeId/metadata/:key'),
+  E('PUT /volume/v3/:projectId/volumes/:volumeId/metadata/:key', {
+    version: VOLUME,
+    // The key must match the path's: the fuzz puts `fuzz` there as often as anything.
+    body: ({ n }) => ({ meta: { fuzz: `v${n}` } }),
+  }),
+  E('DELETE /volume/v3/:projectId/volumes/:volumeId/metadata/:key'),
+  E('GET /volume/v3/:projectId/snapshots'),
+  E('GET /volume/v3/:projectId/snapshots/detail'),
+  E('POST /volume/v3/:projectId/snapshots', {
+    version: VOLUME,
+    body: (c) => ({
+      snapshot: pick(c.n, [
+        { volume_id: pick(c.n >> 1, volumesOf(c)), name: `fz-snap-${c.n}` },
+        { volume_id: pick(c.n >> 1, volumesOf(c)), force: true, metadata: { a: 'b' } },
+      ]),
+    }),
+  }),
+  E('GET /volume/v3/:projectId/snapshots/:snapshotId'),
+  E('PUT /volume/v3/:projectId/snapshots/:snapshotId', {
+    version: VOLUME,
+    body: ({ n }) => ({ snapshot: pick(n, [{ name: `s${n}` }, { description: 'd' }]) }),
+  }),
+  E('DELETE /volume/v3/:projectId/snapshots/:snapshotId'),
+  E('POST /volume/v3/:projectId/snapshots/:snapshotId/action', {
+    version: VOLUME,
+    body: ({ n }) =>
+      pick(n, [
+        { 'os-reset_status': { status: 'available' } },
+        { 'os-update_snapshot_status': { status: 'available', progress: '100%' } },
+      ]),
+  }),
+  E('GET /volume/v3/:projectId/snapshots/:snapshotId/metadata'),
+  E('POST /volume/v3/:projectId/snapshots/:snapshotId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { [`k${n % 5}`]: 'v' } }),
+  }),
+  E('PUT /volume/v3/:projectId/snapshots/:snapshotId/metadata', {
+    version: VOLUME,
+    body: ({ n }) => ({ metadata: { fuzz: 'v', [`k${n % 5}`]: 'v' } }),
+  }),
+  E('GET /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key'),
+  E('PUT /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key', {
+    version: VOLUME,
+    body: ({ n }) => ({ meta: { fuzz: `v${n}` } }),
+  }),
+  E('DELETE /volume/v3/:projectId/snapshots/:snapshotId/metadata/:key'),
+  E('GET /volume/v3/:projectId/os-services'),
+  E('PUT /volume/v3/:projectId/os-services/:action', {
+    version: VOLUME,
+    body: ({ n }) =>
+      pick(n, [
+        { binary: 'cinder-volume', host: 'cloud@lvmdriver-1' },
+        { service: 'cinder-scheduler', host: 'cloud' },
+        { host: 'cloud@lvmdriver-1' },
+      ]),
+  }),
+  E('GET /volume/v3/:projectId/os-availability-zone'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -513,6 +581,10 @@ export function idKindOf(path: string, param: string): IdKind {
   const before = segments[at - 1] ?? '';
   const service = segments[1];
   if (service === 'volume' && before === 'v3') return 'ownProject';
+  // --- V1: block storage everyday API ---
+  if (service === 'volume' && before === 'snapshots') return 'snapshot';
+  if (service === 'volume' && before === 'metadata') return 'volumeMetadataKey';
+  if (service === 'volume' && before === 'os-services') return 'volumeServiceAction';
   const kinds: Record<string, IdKind> = {
     domains: 'domain',
     projects: 'project',

@@ -434,3 +434,49 @@ export interface NetworkSchema {
   ports: PortsTable;
   ip_allocations: IpAllocationsTable;
 }
+
+// --- V1: block storage everyday API (snapshots, image metadata) ---
+export interface VolumeSnapshotsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  volume_id: string;
+  name: string | null;
+  description: string | null;
+  /** creating, available, deleting, error, error_deleting, ... (Cinder's SnapshotStatus) */
+  status: string;
+  /** '0%' .. '100%' */
+  progress: string;
+  volume_size: number;
+  volume_type_id: string;
+  /** User metadata, JSON object. */
+  metadata: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** Cinder's volume_glance_metadata: one key of a volume's (or a snapshot's) image metadata. */
+export interface VolumeGlanceMetadataTable {
+  resource_id: string;
+  resource_kind: 'volume' | 'snapshot';
+  key: string;
+  value: string;
+}
+
+/** Cinder's services (cinder-scheduler, cinder-volume): enabled or not, frozen or not. */
+export interface VolumeServicesTable {
+  binary: string;
+  host: string;
+  availability_zone: string;
+  disabled: Bool;
+  disabled_reason: string | null;
+  frozen: Bool;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface Schema {
+  volume_snapshots: VolumeSnapshotsTable;
+  volume_glance_metadata: VolumeGlanceMetadataTable;
+  volume_services: VolumeServicesTable;
+}

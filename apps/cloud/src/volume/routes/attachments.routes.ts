@@ -18,7 +18,7 @@ import {
  * Bodies are checked against Cinder's JSON schemas, with its messages (captures 59, 256, 260).
  */
 export function attachmentsRoutes(attachments: AttachmentsService): Router {
-  const router = Router({ mergeParams: true });
+  const router = Router({ mergeParams: true, strict: true });
 
   // Every attachments route is "not found" below 3.27 (capture 46), whatever the method.
   router.use('/attachments', (req, _res, next) => {

@@ -20,7 +20,7 @@ const nonNullSpecs = (specs: Record<string, string | null> | null | undefined): 
 
 /** types.py, types_manage.py and types_extra_specs.py. */
 export function typesRoutes(types: TypesService): Router {
-  const router = Router({ mergeParams: true });
+  const router = Router({ mergeParams: true, strict: true });
 
   router.get('/types', async (req, res) => {
     const caller = callerFor(req);

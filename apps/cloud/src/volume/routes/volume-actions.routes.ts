@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { badRequest } from '../../platform/http/errors.js';
 import type { AttachmentsService } from '../service/attachments.service.js';
+import type { VolumeMetadataService } from '../service/volume-metadata.service.js';
 import type { VolumesService } from '../service/volumes.service.js';
 import type { ActionHandler } from './action-types.js';
 import { attachActionHandlers } from './attach-actions.js';
@@ -9,10 +10,13 @@ import { parseBody } from '../schemas/validation.js';
 import { callerFor, param, sendEmpty, versionFor } from './route-helpers.js';
 import {
   extendBody,
+  forceDetachBody,
   readonlyBody,
   resetStatusBody,
   retypeBody,
   setBootableBody,
+  setImageMetadataBody,
+  unsetImageMetadataBody,
 } from '../schemas/volume-actions.schemas.js';
 
 /** The volume actions this file implements; the legacy attach actions come from attach-actions.ts. */
@@ -55,13 +59,56 @@ export function volumeActionHandlers(volumes: VolumesService): Record<string, Ac
   };
 }
 
+/** The image-metadata actions (volume_image_metadata.py) and the admins' force actions. */
+export function moreVolumeActionHandlers(
+  volumes: VolumesService,
+  attachments: AttachmentsService,
+  metadata: VolumeMetadataService,
+): Record<string, ActionHandler> {
+  return {
+    'os-show_image_metadata': async (req, res, id) => {
+      res.json({ metadata: await metadata.imageMetadata(callerFor(req), id) });
+    },
+    'os-set_image_metadata': async (req, res, id, args) => {
+      const body = parseBody(setImageMetadataBody, { 'os-set_image_metadata': args });
+      const meta = await metadata.setImageMetadata(
+        callerFor(req),
+        id,
+        body['os-set_image_metadata'].metadata,
+      );
+      res.json({ metadata: meta });
+    },
+    'os-unset_image_metadata': async (req, res, id, args) => {
+      const body = parseBody(unsetImageMetadataBody, { 'os-unset_image_metadata': args });
+      await metadata.unsetImageMetadata(callerFor(req), id, body['os-unset_image_metadata'].key);
+      sendEmpty(res, 200, 'html');
+    },
+    'os-force_delete': async (req, res, id) => {
+      await volumes.forceDelete(callerFor(req), id);
+      sendEmpty(res, 202, 'json');
+    },
+    'os-force_detach': async (req, res, id, args) => {
+      const body = parseBody(forceDetachBody, { 'os-force_detach': args })['os-force_detach'];
+      await attachments.forceDetach(callerFor(req), id, body.attachment_id ?? null);
+      sendEmpty(res, 202, 'json');
+    },
+  };
+}
+
 /**
  * POST /volumes/{id}/action: Cinder dispatches on the body's single key (wsgi action_peek);
  * any other body shape is "Malformed request body", an unknown key "There is no such action".
  */
-export function volumeActionRoutes(volumes: VolumesService, attachments: AttachmentsService): Router {
-  const router = Router({ mergeParams: true });
-  const own = volumeActionHandlers(volumes);
+export function volumeActionRoutes(
+  volumes: VolumesService,
+  attachments: AttachmentsService,
+  metadata: VolumeMetadataService,
+): Router {
+  const router = Router({ mergeParams: true, strict: true });
+  const own = {
+    ...volumeActionHandlers(volumes),
+    ...moreVolumeActionHandlers(volumes, attachments, metadata),
+  };
   const attach = attachActionHandlers(attachments);
   router.post('/volumes/:volumeId/action', async (req, res) => {
     const body = req.ctx.body;

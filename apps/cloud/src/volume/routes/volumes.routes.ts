@@ -21,7 +21,7 @@ function bodyBool(name: string, value: unknown): boolean {
 
 /** /volumes, /volumes/detail, /volumes/{id}: Cinder's VolumeController. */
 export function volumesRoutes(volumes: VolumesService): Router {
-  const router = Router({ mergeParams: true });
+  const router = Router({ mergeParams: true, strict: true });
 
   const list = (detail: boolean) => async (req: Request, res: Response) => {
     const query = queryOf(req);

@@ -7,6 +7,7 @@ import {
 } from '../../platform/validation/json-schema.js';
 import { BOOLEAN_ENUM } from '../../platform/validation/parameter-types.js';
 import { pyRepr, pyStr } from '../../platform/validation/py-repr.js';
+import { SNAPSHOT_STATUSES } from '../service/snapshots.service.js';
 import { MIGRATION_STATUSES, RESET_ATTACH_STATUSES, VOLUME_STATUSES } from '../service/volumes.service.js';
 
 /**
@@ -77,6 +78,22 @@ const CINDER_FORMATS: Readonly<Record<string, FormatCheck>> = Object.fromEntries
       MIGRATION_STATUSES,
       pyTuple(MIGRATION_STATUSES),
     ),
+    snapshot_status: (v) =>
+      typeof v === 'string' &&
+      !SNAPSHOT_STATUSES.includes(v.toLowerCase() as (typeof SNAPSHOT_STATUSES)[number])
+        ? { raise: `Snapshot status: ${v} is invalid, valid statuses are: ${pyTuple(SNAPSHOT_STATUSES)}.` }
+        : 'valid',
+    progress: (v) => {
+      if (typeof v !== 'string' || !v) return 'valid';
+      const n = v.slice(0, -1).trim();
+      if (!/^[+-]?\d+$/.test(n))
+        return { raise: 'Invalid input received: progress must be an integer percentage' };
+      const i = Number(n);
+      if (i < 0 || i > 100 || !v.endsWith('%')) {
+        return { raise: 'Invalid input received: progress must be an integer percentage between 0 and 100' };
+      }
+      return 'valid';
+    },
     validate_volume_reset_body: (v) => {
       const o = v as Record<string, unknown>;
       return !o['status'] && !o['attach_status'] && !o['migration_status']

@@ -155,3 +155,38 @@ export const initializeBody = requestSchema<{ 'os-initialize_connection': { conn
 export const terminateBody = requestSchema<{ 'os-terminate_connection': { connector: unknown } }>(
   TERMINATE_SCHEMA,
 );
+
+// --- V1: image metadata and admin actions ----------------------------------------------------------
+
+export const setImageMetadataBody = requestSchema<{
+  'os-set_image_metadata': { metadata: Record<string, string> };
+}>(
+  action('os-set_image_metadata', {
+    type: 'object',
+    properties: { metadata: types.extraSpecs },
+    required: ['metadata'],
+    additionalProperties: false,
+  }),
+);
+
+export const unsetImageMetadataBody = requestSchema<{ 'os-unset_image_metadata': { key: string } }>(
+  action('os-unset_image_metadata', {
+    type: 'object',
+    properties: { key: { type: 'string', minLength: 1, maxLength: 255 } },
+    required: ['key'],
+    additionalProperties: false,
+  }),
+);
+
+export const forceDetachBody = requestSchema<{
+  'os-force_detach': { connector?: unknown; attachment_id?: string | null };
+}>(
+  action('os-force_detach', {
+    type: 'object',
+    properties: {
+      connector: { type: ['string', 'object', 'null'] },
+      attachment_id: { type: ['string', 'null'] },
+    },
+    additionalProperties: false,
+  }),
+);

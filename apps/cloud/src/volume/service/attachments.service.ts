@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import type { Store, Tx } from '../../platform/db/store.js';
-import { badRequest, conflict, notFound } from '../../platform/http/errors.js';
+import { badRequest, conflict, notFound, policyForbidden } from '../../platform/http/errors.js';
 import { assertProjectWriter } from '../../platform/http/policy.js';
 import { newUuid } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
@@ -774,6 +774,47 @@ export function createAttachmentsService(deps: { store: Store; nova: NovaClient 
       if (target) await assertDeletionAllowed(caller, target, nova);
       await inTx((tx) => detachVolume(store, tx, caller, volumeId, attachmentId));
     },
+
+    /**
+     * `os-force_detach` (admins, after the 404): the connection terminated and the attachment
+     * removed whatever the volume's status, then the status recomputed. An attachment_id the
+     * volume has not is Cinder's RemoteError, answered as 400.
+     */
+    forceDetach: (caller: Caller, volumeId: string, attachmentId: string | null) =>
+      inTx(async (tx) => {
+        const volume = await lockVisibleVolume(store, tx, caller, volumeId);
+        if (!caller.isAdmin) throw policyForbidden('volume_extension:volume_admin_actions:force_detach');
+        const attachments = await attachmentsStore.forVolume(tx, volumeId);
+        const target =
+          attachmentId !== null
+            ? attachments.find((a) => a.id === attachmentId)
+            : attachments.length === 1
+              ? attachments[0]
+              : undefined;
+        if (attachmentId !== null && !target) {
+          throw badRequest(
+            `Error force detaching volume - VolumeAttachmentNotFound: Volume attachment could not be found with filter: attachment_id = ${attachmentId}.`,
+          );
+        }
+        if (attachmentId === null && attachments.length > 1) {
+          throw badRequest(
+            'Error force detaching volume - InvalidVolume: Invalid volume: Detach volume failed: More than one attachment, but no attachment_id provided.',
+          );
+        }
+        if (target) await attachmentsStore.delete(tx, target.id);
+        const remaining = await attachmentsStore.forVolume(tx, volumeId);
+        const now = nowIso();
+        // volume_detached: the last attachment gone leaves the volume available and detached.
+        if (remaining.length === 0) {
+          await volumesStore.update(tx, volumeId, {
+            status: 'available',
+            attach_status: 'detached',
+            updated_at: now,
+          });
+        } else {
+          await recomputeVolumeStatus(tx, volume);
+        }
+      }),
 
     initializeConnection: (caller: Caller, volumeId: string) => initializeConnection(db, caller, volumeId),
     terminateConnection: (caller: Caller, volumeId: string) =>

@@ -3,6 +3,8 @@ import type { Logger } from '../../platform/logger.js';
 import type { TaskRunner } from '../../platform/tasks.js';
 import { nowIso } from '../../platform/time.js';
 import { attachmentsStore } from '../store/attachments.store.js';
+import { glanceMetadataStore } from '../store/glance-metadata.store.js';
+import { snapshotsStore } from '../store/snapshots.store.js';
 import { volumesStore } from '../store/volumes.store.js';
 import { statusFromAttachments } from './volume-status.js';
 
@@ -118,8 +120,12 @@ export interface Backend {
    * when the data came from an image or a bootable source volume.
    */
   scheduleCreate(volumeId: string, extraSpecs: Record<string, string>, bootable: boolean): void;
-  /** deleting -> row removed. */
+  /** deleting -> row removed (with the snapshots a cascade marked deleting). */
   scheduleDelete(volumeId: string): void;
+  /** A snapshot: creating -> available. */
+  scheduleSnapshotCreate(snapshotId: string): void;
+  /** A snapshot: deleting -> row removed. */
+  scheduleSnapshotDelete(snapshotId: string): void;
   /** extending -> the new size, back to available/in-use. */
   scheduleExtend(volumeId: string, newSize: number): void;
   /** retyping -> the new type (or back to the old one when the pool cannot host it). */
@@ -161,8 +167,37 @@ export const backendSteps = {
         await volumesStore.update(tx, volumeId, { status: 'error_deleting', updated_at: nowIso() });
         return 'error_deleting';
       }
+      // A cascade marked the volume's snapshots deleting with it; a snapshot in any other
+      // state would have refused the delete.
+      for (const snap of await snapshotsStore.forVolume(tx, volumeId)) {
+        await snapshotsStore.delete(tx, snap.id);
+        await glanceMetadataStore.deleteAll(tx, snap.id);
+      }
+      await glanceMetadataStore.deleteAll(tx, volumeId);
       await volumesStore.delete(tx, volumeId);
       return 'deleted';
+    });
+  },
+
+  /** creating -> available, progress 100%. */
+  async finishSnapshotCreate(store: Store, snapshotId: string): Promise<boolean> {
+    return store.transaction((tx) =>
+      snapshotsStore.updateIfStatus(tx, snapshotId, 'creating', {
+        status: 'available',
+        progress: '100%',
+        updated_at: nowIso(),
+      }),
+    );
+  },
+
+  /** Removes a `deleting` snapshot and its image metadata. */
+  async finishSnapshotDelete(store: Store, snapshotId: string): Promise<boolean> {
+    return store.transaction(async (tx) => {
+      const snap = await snapshotsStore.lockById(store, tx, snapshotId);
+      if (snap?.status !== 'deleting') return false;
+      await snapshotsStore.delete(tx, snapshotId);
+      await glanceMetadataStore.deleteAll(tx, snapshotId);
+      return true;
     });
   },
 
@@ -225,6 +260,26 @@ export function createBackend(deps: { store: Store; tasks: TaskRunner; logger: L
         },
         undefined,
         `volume:${volumeId}`,
+      );
+    },
+    scheduleSnapshotCreate(snapshotId) {
+      tasks.schedule(
+        'volume.snapshot.create',
+        async () => {
+          await backendSteps.finishSnapshotCreate(store, snapshotId);
+        },
+        undefined,
+        `snapshot:${snapshotId}`,
+      );
+    },
+    scheduleSnapshotDelete(snapshotId) {
+      tasks.schedule(
+        'volume.snapshot.delete',
+        async () => {
+          await backendSteps.finishSnapshotDelete(store, snapshotId);
+        },
+        undefined,
+        `snapshot:${snapshotId}`,
       );
     },
     scheduleExtend(volumeId, newSize) {

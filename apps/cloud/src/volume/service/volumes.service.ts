@@ -7,6 +7,8 @@ import { isUuidLike, newUuid } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 import { nowIso } from '../../platform/time.js';
 import { type AttachmentRow, attachmentsStore } from '../store/attachments.store.js';
+import { glanceMetadataStore } from '../store/glance-metadata.store.js';
+import { type SnapshotRow, snapshotsStore } from '../store/snapshots.store.js';
 import { type VolumeColumn, type VolumeRow, volumesStore } from '../store/volumes.store.js';
 import type { VolumeViewData } from '../views/volume.view.js';
 import { BACKEND, type Backend, poolCapabilities, poolSatisfies } from './backend.js';
@@ -201,6 +203,27 @@ function timeMatches(value: string | null, filter: string, withOps: boolean): bo
   }
 }
 
+/**
+ * The image metadata a volume made from an image keeps (the flow's _capture_volume_image_metadata):
+ * the image's id and name, its core properties, and its own properties, all as strings.
+ */
+function imageMetadataOf(image: Image): Record<string, string> {
+  const out: Record<string, string> = {
+    image_id: image.id,
+    image_name: image.name,
+    container_format: image.containerFormat,
+    disk_format: image.diskFormat,
+    min_disk: String(image.minDisk),
+    min_ram: String(image.minRam),
+    size: String(image.size),
+  };
+  if (image.checksum !== null) out['checksum'] = image.checksum;
+  for (const [k, v] of Object.entries(image.properties)) {
+    if (v !== null && v !== undefined) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
 export function createVolumesService(deps: {
   store: Store;
   backend: Backend;
@@ -232,6 +255,14 @@ export function createVolumesService(deps: {
     return visibleTo(caller, await volumesStore.byId(db, id), id);
   }
 
+  const visibleSnapshot = async (caller: Caller, id: string): Promise<SnapshotRow> => {
+    const snap = await snapshotsStore.byId(db, id);
+    if (!snap || (!caller.isAdmin && snap.project_id !== caller.projectId)) {
+      throw notFound(`Snapshot ${id} could not be found.`);
+    }
+    return snap;
+  };
+
   /** Everything the views need for these rows, in two queries whatever their number. */
   async function viewData(rows: VolumeRow[]): Promise<VolumeViewData> {
     const attachments = new Map<string, AttachmentRow[]>();
@@ -243,7 +274,11 @@ export function createVolumesService(deps: {
         attachments.set(a.volume_id, list);
       }
     }
-    return { typeNames: await types.names(), attachments };
+    return {
+      typeNames: await types.names(),
+      attachments,
+      imageMetadata: await glanceMetadataStore.forMany(db, ids),
+    };
   }
 
   /**
@@ -419,7 +454,7 @@ export function createVolumesService(deps: {
    */
   async function create(caller: Caller, version: Microversion, input: CreateVolumeInput): Promise<VolumeRow> {
     const type = input.volumeType ? await types.byNameOrId(caller, input.volumeType) : null;
-    if (input.snapshotId !== null) throw notFound(`Snapshot ${input.snapshotId} could not be found.`);
+    const snapshot = input.snapshotId !== null ? await visibleSnapshot(caller, input.snapshotId) : null;
     const source = input.sourceVolid !== null ? await get(caller, input.sourceVolid) : null;
     // Cinder looks a consistency group up in its groups table.
     if (input.consistencygroupId) throw notFound(`Group ${input.consistencygroupId} could not be found.`);
@@ -437,8 +472,11 @@ export function createVolumesService(deps: {
     // volume_api.create's first check, once the API layer has found what the body names.
     assertProjectWriter(caller, image !== null ? 'volume:create_from_image' : 'volume:create');
     // The flow's ExtractVolumeRequestTask: one source at most, in a state it can be copied from.
-    if (image !== null && source !== null) {
+    if ([image, source, snapshot].filter((x) => x !== null).length > 1) {
       throw invalidInput('May specify only one of backup, imageRef, snapshot, source volume');
+    }
+    if (snapshot && snapshot.status !== 'available') {
+      throw badRequest('Invalid snapshot: Originating snapshot status must be one of available values');
     }
     if (source && !SOURCE_VOLUME_STATUSES.includes(source.status)) {
       throw invalidVolume(
@@ -450,6 +488,7 @@ export function createVolumesService(deps: {
     // smaller than the source.
     let size: number | string | null = input.size;
     if (!size && source) size = source.size;
+    if (!size && snapshot) size = snapshot.volume_size;
     const asInt = typeof size === 'string' && /^\s*[+-]?\d+\s*$/.test(size) ? Number(size) : size;
     if (typeof asInt !== 'number' || !Number.isInteger(asInt) || asInt <= 0) {
       throw invalidInput(
@@ -461,14 +500,25 @@ export function createVolumesService(deps: {
         `Volume size '${asInt}'GB cannot be smaller than original volume size  ${source.size}GB. They must be >= original volume size.`,
       );
     }
+    if (snapshot && asInt < snapshot.volume_size) {
+      throw invalidInput(
+        `Volume size '${asInt}'GB cannot be smaller than the snapshot size ${snapshot.volume_size}GB. They must be >= original snapshot size.`,
+      );
+    }
     if (image) checkImageFits(image, asInt);
-    const az = input.availabilityZone ?? (source ? source.availability_zone : BACKEND.availabilityZone);
+    const snapshotVolume = snapshot ? await volumesStore.byId(db, snapshot.volume_id) : undefined;
+    const az =
+      input.availabilityZone ??
+      (source ? source.availability_zone : (snapshotVolume?.availability_zone ?? BACKEND.availabilityZone));
     if (az !== BACKEND.availabilityZone) throw badRequest(`Availability zone '${az}' is invalid.`);
 
     const volType =
       type ??
-      (source
-        ? await types.byNameOrId({ ...caller, isAdmin: true }, source.volume_type_id)
+      (source || snapshot
+        ? await types.byNameOrId(
+            { ...caller, isAdmin: true },
+            (source?.volume_type_id ?? snapshot?.volume_type_id) as string,
+          )
         : await types.defaultType(caller));
     const row: VolumeRow = {
       id: newUuid(),
@@ -488,15 +538,22 @@ export function createVolumesService(deps: {
       metadata: JSON.stringify(input.metadata ?? {}),
       readonly_flag: null,
       migration_status: null,
-      snapshot_id: null,
+      snapshot_id: snapshot ? snapshot.id : null,
       source_volid: source ? source.id : null,
       encrypted: 0,
       created_at: nowIso(),
       updated_at: null,
       launched_at: null,
     };
-    await store.transaction((tx) => volumesStore.insert(tx, row));
-    const bootable = image !== null || source?.bootable === 1;
+    await store.transaction(async (tx) => {
+      await volumesStore.insert(tx, row);
+      // The image metadata the volume carries: the image's (flow's _capture_volume_image_metadata),
+      // or its source's.
+      if (image) await glanceMetadataStore.set(tx, 'volume', row.id, imageMetadataOf(image));
+      else if (source) await glanceMetadataStore.copy(tx, source.id, 'volume', row.id);
+      else if (snapshot) await glanceMetadataStore.copy(tx, snapshot.id, 'volume', row.id);
+    });
+    const bootable = image !== null || source?.bootable === 1 || snapshotVolume?.bootable === 1;
     backend.scheduleCreate(row.id, volType.extraSpecs, bootable);
     return row;
   }
@@ -536,7 +593,9 @@ export function createVolumesService(deps: {
       force = boolParam('force', params.force);
       if (cascade && force) throw badRequest('Cascade and force parameters are mutually exclusive.');
     }
-    if (await store.transaction((tx) => removeWithin(tx, caller, id, { force }))) backend.scheduleDelete(id);
+    if (await store.transaction((tx) => removeWithin(tx, caller, id, { force, cascade }))) {
+      backend.scheduleDelete(id);
+    }
   }
 
   /**
@@ -547,23 +606,41 @@ export function createVolumesService(deps: {
     tx: Tx,
     caller: Caller,
     id: string,
-    opts: { force: boolean },
+    opts: { force: boolean; cascade?: boolean },
   ): Promise<boolean> {
     const v = await lockVisible(caller, tx, id, 'volume:delete');
     if (opts.force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
+    const snapshots = await snapshotsStore.forVolume(tx, id);
     const attachments = await attachmentsStore.forVolume(tx, id);
     if (v.host === null && attachments.length === 0) {
       await volumesStore.delete(tx, id);
       return false;
     }
+    // Without cascade a volume with snapshots stays; with it, every snapshot must be deletable
+    // (available or error) unless forced, and goes with the volume.
+    const snapshotsOk =
+      snapshots.length === 0 ||
+      (opts.cascade === true &&
+        (opts.force || snapshots.every((s) => ['available', 'error'].includes(s.status))));
     const ok =
       v.attach_status !== 'attached' &&
       NOT_MIGRATING.includes(v.migration_status) &&
       attachments.length === 0 &&
+      snapshotsOk &&
       (opts.force || DELETABLE_STATUSES.includes(v.status));
     if (!ok) throw invalidVolume(DELETE_REFUSED);
     await volumesStore.update(tx, id, { status: 'deleting', updated_at: nowIso() });
+    for (const s of snapshots)
+      await snapshotsStore.update(tx, s.id, { status: 'deleting', updated_at: nowIso() });
     return true;
+  }
+
+  /** admin_actions os-force_delete: admins only (after the 404); delete without the status check. */
+  async function forceDelete(caller: Caller, id: string): Promise<void> {
+    await get(caller, id);
+    if (!caller.isAdmin) throw policyForbidden('volume_extension:volume_admin_actions:force_delete');
+    if (await store.transaction((tx) => removeWithin(tx, caller, id, { force: true })))
+      backend.scheduleDelete(id);
   }
 
   async function setBootable(caller: Caller, id: string, bootable: boolean): Promise<void> {
@@ -679,6 +756,7 @@ export function createVolumesService(deps: {
     update,
     remove,
     removeWithin,
+    forceDelete,
     setBootable,
     updateReadonlyFlag,
     retype,

@@ -17,6 +17,8 @@ export interface VolumeViewContext {
 export interface VolumeViewData {
   typeNames: Map<string, string>;
   attachments: Map<string, AttachmentRow[]>;
+  /** volume_image_metadata of the volumes that have any (show and detail only). */
+  imageMetadata?: Map<string, Record<string, string>>;
 }
 
 export function volumeLinks(ctx: VolumeViewContext, id: string) {
@@ -106,6 +108,8 @@ export function volumeDetail(
   if (mv.atLeast('3.65')) out['consumes_quota'] = true;
   if (opts.extensions) {
     out['os-vol-tenant-attr:tenant_id'] = v.project_id;
+    const image = data.imageMetadata?.get(v.id);
+    if (image && Object.keys(image).length > 0) out['volume_image_metadata'] = { ...image };
     if (ctx.isAdmin) {
       out['os-vol-mig-status-attr:migstat'] = v.migration_status;
       out['os-vol-mig-status-attr:name_id'] = null;

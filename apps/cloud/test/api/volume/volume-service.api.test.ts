@@ -90,7 +90,14 @@ describe('microversion negotiation on the volume API', () => {
     const res = await d.call('GET', '/volumes', { version: null });
     expect(res.headers.get('openstack-api-version')).toBe('volume 3.0');
     const missing = await d.call('GET', '/no-such-thing');
-    expect(missing.body).toEqual(fault(404, 'The resource could not be found.'));
+    // The routes mapper's miss is webob's own body, as for a trailing slash (capture 610).
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      message: 'The resource could not be found.<br /><br />\n\n\n',
+      code: '404 Not Found',
+      title: 'Not Found',
+    });
+    expect(missing.headers.get('openstack-api-version')).toBeNull();
   });
 });
 
