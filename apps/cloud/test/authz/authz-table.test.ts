@@ -1304,8 +1304,8 @@ function resolve(want: Expect): Expect {
     .replace('<demo server>', w.demo.server)
     .replace('<demo volume>', w.demo.plain)
     .replace('<demo attachment>', w.demo.attachment)
+    .replace('<demo snapshot>', demoSnapshotId ?? '')
     .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all);
-    .replace('<demo snapshot>', demoSnapshotId ?? '');
   return { ...want, fault: { ...want.fault, message } };
 }
 
