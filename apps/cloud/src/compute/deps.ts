@@ -6,4 +6,6 @@ import type { VolumeClient } from './clients/volume-client.js';
 export interface ComputeDeps extends CloudDeps {
   volumes: VolumeClient;
   images: ImageClient;
+  /** Keystone's answer to "does this project exist?" (`identity.verify_project_id`). */
+  projectExists?: (id: string) => Promise<boolean>;
 }

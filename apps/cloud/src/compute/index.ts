@@ -47,6 +47,7 @@ export function createComputeService(
     ...shared,
     volumes: createVolumeClient(volumes, shared.logger),
     images: createImageClient(images),
+    projectExists: (id) => identity.projectExists(id),
   };
   const router = Router();
   // Nova routes no OPTIONS (Express would answer one with an Allow list); `/` lists versions for any.

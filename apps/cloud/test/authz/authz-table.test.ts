@@ -721,6 +721,52 @@ const rows: Row[] = [
     expect: anyToken(200),
     probe: () => ({ path: `/image/v2/images/${imageId}` }),
   },
+  // --- C2: tenancy ---
+  {
+    // Key pairs belong to users: each creates its own; the other project's member names demo's user.
+    route: 'POST /compute/v2.1/os-keypairs',
+    expect: demosToRead(201, policy('os_compute_api:os-keypairs:create')),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/os-keypairs',
+      body: {
+        keypair: {
+          name: uniqueName(`authz-key-${role}`),
+          public_key: AUTHZ_PUBLIC_KEY,
+          ...(role === 'other' ? { user_id: ids().demoUser } : {}),
+        },
+      },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-keypairs',
+    expect: demosToRead(200, policy('os_compute_api:os-keypairs:index')),
+    probe: (_w, role) => ({
+      path: `/compute/v2.1/os-keypairs${role === 'other' ? `?user_id=${ids().demoUser}` : ''}`,
+    }),
+  },
+  {
+    // Demo's member's key pair: its owner and the admin see it, the reader (another user) cannot.
+    route: 'GET /compute/v2.1/os-keypairs/:name',
+    expect: {
+      ...anyToken(200),
+      reader: policy('os_compute_api:os-keypairs:show'),
+      other: policy('os_compute_api:os-keypairs:show'),
+    },
+    probe: async () => ({
+      path: `/compute/v2.1/os-keypairs/${await demosKeypair()}?user_id=${ids().demoUser}`,
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-keypairs/:name',
+    expect: {
+      ...anyToken(204),
+      reader: policy('os_compute_api:os-keypairs:delete'),
+      other: policy('os_compute_api:os-keypairs:delete'),
+    },
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-keypairs/${spends(role) ? await freshKeypair() : await demosKeypair()}?user_id=${ids().demoUser}`,
+    }),
+  },
 ];
 
 // --- Fixtures some rows need -------------------------------------------------------------------
@@ -753,6 +799,19 @@ const multiattachTypeId = memo(async () => {
   const res = await w.must(w.actors.admin, 'GET', `${w.actors.admin.volumeBase}/types`);
   return res.body.volume_types.find((t: { name: string }) => t.name === 'multiattach').id as string;
 });
+// --- C2: tenancy ---
+const AUTHZ_PUBLIC_KEY =
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICMeyPifz/ERmTjtWa0gNK5Q3Rt63igmcgKP0AQaWKcR authz@test';
+/** A key pair of demo's member (made by the admin for that user). */
+async function freshKeypair(): Promise<string> {
+  const name = uniqueName('authz-key');
+  await w.must(w.actors.admin, 'POST', '/compute/v2.1/os-keypairs', {
+    body: { keypair: { name, public_key: AUTHZ_PUBLIC_KEY, user_id: ids().demoUser } },
+  });
+  return name;
+}
+const demosKeypair = memo(freshKeypair);
+
 async function freshFlavor(): Promise<string> {
   const res = await w.must(w.actors.admin, 'POST', '/compute/v2.1/flavors', {
     body: { flavor: { name: uniqueName('authz-flavor'), ram: 64, vcpus: 1, disk: 1 } },

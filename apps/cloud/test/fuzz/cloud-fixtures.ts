@@ -26,7 +26,9 @@ export type IdKind =
   | 'attachment'
   | 'volumeType'
   | 'typeSpecKey'
-  | 'image';
+  | 'image'
+  // --- C2: tenancy ---
+  | 'keypair';
 
 export interface CloudFixtures {
   admin: Session;
@@ -187,6 +189,15 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     spareTypes.push(t.volume_type.id as string);
   }
 
+  // --- C2: tenancy --- key pairs of the member and the admin, by the same names.
+  const FUZZ_KEY =
+    'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICMeyPifz/ERmTjtWa0gNK5Q3Rt63igmcgKP0AQaWKcR fuzz@test';
+  for (const s of [member, admin]) {
+    for (const name of ['fuzz-key', 'fuzz-spare-key-1', 'fuzz-spare-key-2']) {
+      await ok(tc, 'POST', '/compute/v2.1/os-keypairs', s.token, { keypair: { name, public_key: FUZZ_KEY } });
+    }
+  }
+
   return {
     admin,
     member,
@@ -207,6 +218,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeType: [type, ...types.map((t) => t.id), 'default'],
       typeSpecKey: ['fuzz_key', 'multiattach'],
       image: [imageId],
+      // --- C2: tenancy ---
+      keypair: ['fuzz-key'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -220,6 +233,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volume: spareVolumes,
       attachment: spareAttachments,
       volumeType: spareTypes,
+      // --- C2: tenancy ---
+      keypair: ['fuzz-spare-key-1', 'fuzz-spare-key-2'],
     },
     fuzzUser: {
       id: user,

@@ -397,6 +397,21 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /image/versions'),
   E('GET /image/v2/images'),
   E('GET /image/v2/images/:id'),
+
+  // --- C2: tenancy ---
+  E('POST /compute/v2.1/os-keypairs', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      keypair: {
+        name: `fz-key-${n}`,
+        public_key:
+          'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICMeyPifz/ERmTjtWa0gNK5Q3Rt63igmcgKP0AQaWKcR fz@test',
+      },
+    }),
+  }),
+  E('GET /compute/v2.1/os-keypairs'),
+  E('GET /compute/v2.1/os-keypairs/:name'),
+  E('DELETE /compute/v2.1/os-keypairs/:name'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -422,6 +437,8 @@ export function idKindOf(path: string, param: string): IdKind {
     types: 'volumeType',
     extra_specs: 'typeSpecKey',
     images: 'image',
+    // --- C2: tenancy ---
+    'os-keypairs': 'keypair',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

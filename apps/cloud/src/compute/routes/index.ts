@@ -9,6 +9,8 @@ import { volumeAttachmentsRoutes } from './volume-attachments.routes.js';
 import { emulatorDomainRoutes } from './emulator-domain.routes.js';
 import { serverRoutes } from './servers.routes.js';
 import { serverActionRoutes } from './server-actions.routes.js';
+// --- C2: tenancy ---
+import { keypairRoutes } from './keypairs.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -25,5 +27,7 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(emulatorDomainRoutes(deps));
   router.use(serverRoutes(deps));
   router.use(serverActionRoutes(deps));
+  // --- C2: tenancy ---
+  router.use(keypairRoutes(deps));
   return router;
 }

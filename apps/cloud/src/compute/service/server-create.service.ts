@@ -24,6 +24,7 @@ import {
 import { availableZones, computeHostExists } from '../host/scheduler.js';
 import { POWER, VM } from '../server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
+import { keypairForServer } from './keypairs.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -176,8 +177,9 @@ export async function createServers(
     }
   }
 
-  // Base options: no keypairs or networks exist in this cloud, so any named one is unknown.
-  if (s.key_name !== undefined) throw badRequest('Invalid key_name provided.');
+  // Base options: the caller's own key pair by name (C2); no networks exist here, so any named one is unknown.
+  const keyName =
+    s.key_name === undefined ? null : (await keypairForServer(deps.store.db, auth, s.key_name)).name;
   if (Array.isArray(s.networks)) {
     for (const n of s.networks) {
       if (n.port) throw badRequest(`Port ${n.port} could not be found.`);
@@ -257,7 +259,7 @@ export async function createServers(
         image_id: imageRef,
         reservation_id: reservationId,
         launch_index: index,
-        key_name: null,
+        key_name: keyName,
         metadata: JSON.stringify(s.metadata ?? {}),
         tags: JSON.stringify(version.atLeast('2.52') && s.tags ? s.tags : []),
         security_groups: JSON.stringify(securityGroups),

@@ -267,6 +267,33 @@ export interface BlockDeviceMappingsTable {
   detach_requested_at?: string | null;
 }
 
+// --- C2: tenancy ---
+export interface KeypairsTable {
+  /** Nova's integer id, shown by `GET /os-keypairs/{name}`. */
+  id: number;
+  user_id: string;
+  name: string;
+  /** `ssh` or `x509`. */
+  type: string;
+  public_key: string;
+  fingerprint: string;
+  created_at: string;
+}
+
+export interface QuotasTable {
+  project_id: string;
+  /** '' for the project's own limit; Nova also keeps per-user limits. */
+  user_id: string;
+  resource: string;
+  hard_limit: number;
+}
+
+export interface QuotaClassesTable {
+  class_name: string;
+  resource: string;
+  hard_limit: number;
+}
+
 export interface ComputeSchema {
   compute_services: ComputeServicesTable;
   compute_nodes: ComputeNodesTable;
@@ -274,4 +301,10 @@ export interface ComputeSchema {
   images: ImagesTable;
   servers: ServersTable;
   block_device_mappings: BlockDeviceMappingsTable;
+  // --- C2: tenancy ---
+  keypairs: KeypairsTable;
+  compute_quotas: QuotasTable;
+  compute_quota_classes: QuotaClassesTable;
+  volume_quotas: QuotasTable;
+  volume_quota_classes: QuotaClassesTable;
 }
