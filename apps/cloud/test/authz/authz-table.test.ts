@@ -767,6 +767,53 @@ const rows: Row[] = [
       path: `/compute/v2.1/os-keypairs/${spends(role) ? await freshKeypair() : await demosKeypair()}?user_id=${ids().demoUser}`,
     }),
   },
+  {
+    route: 'GET /compute/v2.1/limits',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/limits' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-sets/:id/defaults',
+    expect: anyToken(200),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}/defaults` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-sets/:id',
+    expect: demosToRead(200, policy('os_compute_api:os-quota-sets:show')),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-sets/:id/detail',
+    expect: demosToRead(200, policy('os_compute_api:os-quota-sets:detail')),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}/detail` }),
+  },
+  {
+    // The default value: demo's quota is the same after the admin's call.
+    route: 'PUT /compute/v2.1/os-quota-sets/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-quota-sets:update')),
+    probe: () => ({
+      path: `/compute/v2.1/os-quota-sets/${ids().demoProject}`,
+      body: { quota_set: { metadata_items: 128 } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-quota-sets/:id',
+    expect: adminOnly(202, policy('os_compute_api:os-quota-sets:delete')),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-class-sets/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-quota-class-sets:show')),
+    probe: () => ({ path: '/compute/v2.1/os-quota-class-sets/default' }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-quota-class-sets/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-quota-class-sets:update')),
+    probe: () => ({
+      path: '/compute/v2.1/os-quota-class-sets/default',
+      body: { quota_class_set: { metadata_items: 128 } },
+    }),
+  },
 ];
 
 // --- Fixtures some rows need -------------------------------------------------------------------

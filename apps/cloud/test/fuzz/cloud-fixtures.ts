@@ -28,7 +28,8 @@ export type IdKind =
   | 'typeSpecKey'
   | 'image'
   // --- C2: tenancy ---
-  | 'keypair';
+  | 'keypair'
+  | 'quotaClass';
 
 export interface CloudFixtures {
   admin: Session;
@@ -220,6 +221,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       image: [imageId],
       // --- C2: tenancy ---
       keypair: ['fuzz-key'],
+      quotaClass: ['default', 'fuzz-class'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {

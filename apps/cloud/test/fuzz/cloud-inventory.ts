@@ -412,6 +412,20 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /compute/v2.1/os-keypairs'),
   E('GET /compute/v2.1/os-keypairs/:name'),
   E('DELETE /compute/v2.1/os-keypairs/:name'),
+  E('GET /compute/v2.1/limits'),
+  E('GET /compute/v2.1/os-quota-sets/:id'),
+  E('GET /compute/v2.1/os-quota-sets/:id/defaults'),
+  E('GET /compute/v2.1/os-quota-sets/:id/detail'),
+  E('PUT /compute/v2.1/os-quota-sets/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({ quota_set: { metadata_items: 128 + (n % 5) } }),
+  }),
+  E('DELETE /compute/v2.1/os-quota-sets/:id'),
+  E('GET /compute/v2.1/os-quota-class-sets/:id'),
+  E('PUT /compute/v2.1/os-quota-class-sets/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({ quota_class_set: { metadata_items: 128 + (n % 5) } }),
+  }),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -439,6 +453,8 @@ export function idKindOf(path: string, param: string): IdKind {
     images: 'image',
     // --- C2: tenancy ---
     'os-keypairs': 'keypair',
+    'os-quota-sets': 'project',
+    'os-quota-class-sets': 'quotaClass',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -11,6 +11,7 @@ import { serverRoutes } from './servers.routes.js';
 import { serverActionRoutes } from './server-actions.routes.js';
 // --- C2: tenancy ---
 import { keypairRoutes } from './keypairs.routes.js';
+import { quotaRoutes } from './quotas.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -29,5 +30,6 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverActionRoutes(deps));
   // --- C2: tenancy ---
   router.use(keypairRoutes(deps));
+  router.use(quotaRoutes(deps));
   return router;
 }

@@ -6,6 +6,7 @@ import { versionOf } from '../../platform/http/microversion.js';
 import { keypairUserParam, parseKeypairCreate, parseKeypairListQuery } from '../schemas/keypairs.schemas.js';
 import { createKeypair, deleteKeypair, getKeypair, listKeypairs } from '../service/keypairs.service.js';
 import { collectionLinks, novaJson } from '../views/flavor.view.js';
+import { keyPairsQuota } from '../service/quotas.service.js';
 import { keypairCreateView, keypairListItemView, keypairShowView } from '../views/keypair.view.js';
 
 const sendJson = (res: Response, status: number, body: unknown) => {
@@ -21,7 +22,10 @@ export function keypairRoutes(deps: ComputeDeps): Router {
   router.post('/os-keypairs', async (req, res) => {
     const version = versionOf(req.ctx);
     const cmd = parseKeypairCreate(req.ctx.body, version);
-    const { row, privateKey } = await createKeypair(deps, authOf(req.ctx), cmd);
+    const auth = authOf(req.ctx);
+    const { row, privateKey } = await createKeypair(deps, auth, cmd, (db, userId) =>
+      keyPairsQuota(db, auth.projectId ?? '', userId),
+    );
     sendJson(res, version.atLeast('2.2') ? 201 : 200, keypairCreateView(row, privateKey, version));
   });
 

@@ -166,9 +166,10 @@ export async function deleteQuotas(deps: ComputeDeps, auth: AuthContext, project
   await deps.store.transaction((tx) => computeQuotasStore.deleteAll(tx, projectId, userId));
 }
 
-export async function showQuotaClass(deps: ComputeDeps, auth: AuthContext) {
+/** `get_class_quotas`: the class's limits over the configured defaults. */
+export async function showQuotaClass(deps: ComputeDeps, auth: AuthContext, className: string) {
   if (!auth.isAdmin) throw policyForbidden(QUOTA_RULES.classShow);
-  return defaultLimits(deps.store.db);
+  return { ...COMPUTE_QUOTA_DEFAULTS, ...(await computeQuotasStore.classLimits(deps.store.db, className)) };
 }
 
 /** Any class name may be written (Nova stores it); only `default` is ever read. */

@@ -25,6 +25,7 @@ import { availableZones, computeHostExists } from '../host/scheduler.js';
 import { POWER, VM } from '../server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
 import { keypairForServer } from './keypairs.service.js';
+import { checkInstancesQuota } from './quotas.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -224,11 +225,12 @@ export async function createServers(
   });
   if (specs.some((x) => x.volumeType)) await checkVolumeTypes(deps, auth, specs);
 
-  const count = maxCount;
   const reservationId = newReservationId();
   const adminPass = s.adminPass ?? generatePassword();
   const now = nowIso();
   const servers = await deps.store.transaction(async (tx) => {
+    // `check_num_instances_quota` (C2): as many of min..max as the quota allows, else Nova's 403.
+    const count = await checkInstancesQuota(tx, auth, flavor, minCount, maxCount);
     const rows: ServerRow[] = [];
     for (let index = 0; index < count; index++) {
       const id = newUuid();
