@@ -17,6 +17,7 @@ import { createBackend } from './service/backend.js';
 import { createPoolsService } from './service/pools.service.js';
 import { createTypesService } from './service/types.service.js';
 import { createVolumesService } from './service/volumes.service.js';
+import { createVolumeQuotasService } from './service/quotas.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -56,7 +57,14 @@ export function createVolumeService(
   const types = createTypesService(store);
   const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
-  const services = { volumes, types, attachments, pools: createPoolsService(store, types) };
+  const services = {
+    volumes,
+    types,
+    attachments,
+    pools: createPoolsService(store, types),
+    // --- C2: tenancy ---
+    quotas: createVolumeQuotasService(store),
+  };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? notFound(WEBOB_NOT_FOUND) : undefined));

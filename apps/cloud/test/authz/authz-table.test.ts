@@ -799,7 +799,9 @@ const rows: Row[] = [
   {
     route: 'DELETE /compute/v2.1/os-quota-sets/:id',
     expect: adminOnly(202, policy('os_compute_api:os-quota-sets:delete')),
-    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}` }),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/os-quota-sets/${isAdmin(role) ? await w.freshProject(uniqueName('authz-q')) : ids().demoProject}`,
+    }),
   },
   {
     route: 'GET /compute/v2.1/os-quota-class-sets/:id',
@@ -812,6 +814,50 @@ const rows: Row[] = [
     probe: () => ({
       path: '/compute/v2.1/os-quota-class-sets/default',
       body: { quota_class_set: { metadata_items: 128 } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/limits',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/limits` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-quota-sets/:target',
+    expect: demosToRead(200, policy('volume_extension:quotas:show')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-quota-sets/${ids().demoProject}?usage=true` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-quota-sets/:target/defaults',
+    expect: demosToRead(200, policy('volume_extension:quotas:show')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-quota-sets/${ids().demoProject}/defaults` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/os-quota-sets/:target',
+    expect: adminOnly(200, policy('volume_extension:quotas:update')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/os-quota-sets/${ids().demoProject}`,
+      body: { quota_set: { backups: 10 } },
+    }),
+  },
+  {
+    // The admin clears a fresh project's: demo keeps the room the table's volumes need.
+    route: 'DELETE /volume/v3/:projectId/os-quota-sets/:target',
+    expect: adminOnly(200, policy('volume_extension:quotas:delete')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/os-quota-sets/${isAdmin(role) ? await w.freshProject(uniqueName('authz-q')) : ids().demoProject}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-quota-class-sets/:className',
+    expect: adminOnly(200, policy('volume_extension:quota_classes:get')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-quota-class-sets/default` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/os-quota-class-sets/:className',
+    expect: adminOnly(200, policy('volume_extension:quota_classes:update')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/os-quota-class-sets/default`,
+      body: { quota_class_set: { backups: 10 } },
     }),
   },
 ];
@@ -904,6 +950,18 @@ async function send(role: Role, method: string, probe: Probe, token?: string): P
 beforeAll(async () => {
   tc = await startCloud();
   w = await buildAuthzWorld(tc);
+  // --- C2: tenancy --- the table makes more volumes and servers than the default quotas allow.
+  await w.must(
+    w.actors.admin,
+    'PUT',
+    `${w.actors.admin.volumeBase}/os-quota-sets/${w.actors.member.projectId}`,
+    {
+      body: { quota_set: { volumes: -1, gigabytes: -1 } },
+    },
+  );
+  await w.must(w.actors.admin, 'PUT', `/compute/v2.1/os-quota-sets/${w.actors.member.projectId}`, {
+    body: { quota_set: { instances: -1, cores: -1, ram: -1 } },
+  });
   const { SEED_IMAGE_ID } = await import('../../src/image/seed.js');
   imageId = SEED_IMAGE_ID;
   // A flavor extra spec to read (the API has no call that sets one).

@@ -426,6 +426,19 @@ export const cloudEndpoints: Endpoint[] = [
     version: COMPUTE,
     body: ({ n }) => ({ quota_class_set: { metadata_items: 128 + (n % 5) } }),
   }),
+  E('GET /volume/v3/:projectId/limits'),
+  E('GET /volume/v3/:projectId/os-quota-sets/:target'),
+  E('GET /volume/v3/:projectId/os-quota-sets/:target/defaults'),
+  E('PUT /volume/v3/:projectId/os-quota-sets/:target', {
+    version: VOLUME,
+    body: ({ n }) => ({ quota_set: { backups: 10 + (n % 5) } }),
+  }),
+  E('DELETE /volume/v3/:projectId/os-quota-sets/:target'),
+  E('GET /volume/v3/:projectId/os-quota-class-sets/:className'),
+  E('PUT /volume/v3/:projectId/os-quota-class-sets/:className', {
+    version: VOLUME,
+    body: ({ n }) => ({ quota_class_set: { backups: 10 + (n % 5) } }),
+  }),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */

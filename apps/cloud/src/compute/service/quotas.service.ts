@@ -315,3 +315,29 @@ export async function checkUpsizeQuota(
 export async function keyPairsQuota(db: Db, projectId: string, userId: string): Promise<number> {
   return (await effectiveLimits(db, projectId, userId)).key_pairs ?? -1;
 }
+
+/**
+ * `_check_metadata_properties_quota` and `_check_injected_file_quota`: the number of metadata
+ * items, then the personality files' number, longest path and largest content (OverQuota: 403).
+ */
+export async function checkMetadataAndFilesQuota(
+  db: Db,
+  projectId: string,
+  metadataItems: number,
+  files: readonly { path: string; contentBytes: number }[],
+): Promise<void> {
+  const limits = await effectiveLimits(db, projectId);
+  const over = (r: string, v: number) => (limits[r] ?? -1) >= 0 && v > (limits[r] ?? -1);
+  if (over('metadata_items', metadataItems)) {
+    throw forbidden(`Maximum number of metadata items exceeds ${limits.metadata_items}`);
+  }
+  if (over('injected_files', files.length)) throw forbidden('Personality file limit exceeded');
+  const maxPath = Math.max(0, ...files.map((f) => f.path.length));
+  const maxContent = Math.max(0, ...files.map((f) => f.contentBytes));
+  if (over('injected_file_path_bytes', maxPath)) {
+    throw forbidden(`Personality file path exceeds maximum ${limits.injected_file_path_bytes}`);
+  }
+  if (over('injected_file_content_bytes', maxContent)) {
+    throw forbidden(`Personality file content exceeds maximum ${limits.injected_file_content_bytes}`);
+  }
+}

@@ -25,7 +25,7 @@ import { availableZones, computeHostExists } from '../host/scheduler.js';
 import { POWER, VM } from '../server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
 import { keypairForServer } from './keypairs.service.js';
-import { checkInstancesQuota } from './quotas.service.js';
+import { checkInstancesQuota, checkMetadataAndFilesQuota } from './quotas.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -178,6 +178,16 @@ export async function createServers(
     }
   }
 
+  // `_checks_for_create_and_rebuild` (C2): metadata items and personality files within quota.
+  await checkMetadataAndFilesQuota(
+    deps.store.db,
+    auth.projectId ?? '',
+    Object.keys(s.metadata ?? {}).length,
+    (version.below('2.57') ? (s.personality ?? []) : []).map((f) => ({
+      path: f.path ?? '',
+      contentBytes: Buffer.from(f.contents ?? '', 'base64').length,
+    })),
+  );
   // Base options: the caller's own key pair by name (C2); no networks exist here, so any named one is unknown.
   const keyName =
     s.key_name === undefined ? null : (await keypairForServer(deps.store.db, auth, s.key_name)).name;

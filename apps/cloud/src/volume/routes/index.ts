@@ -8,6 +8,9 @@ import { poolsRoutes } from './pools.routes.js';
 import { typesRoutes } from './types.routes.js';
 import { volumeActionRoutes } from './volume-actions.routes.js';
 import { volumesRoutes } from './volumes.routes.js';
+// --- C2: tenancy ---
+import type { VolumeQuotasService } from '../service/quotas.service.js';
+import { volumeQuotaRoutes } from './quotas.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -18,6 +21,7 @@ export function volumeApiRoutes(services: {
   types: TypesService;
   pools: PoolsService;
   attachments: AttachmentsService;
+  quotas: VolumeQuotasService;
 }): Router {
   const router = Router({ mergeParams: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -25,5 +29,7 @@ export function volumeApiRoutes(services: {
   router.use(volumeActionRoutes(services.volumes, services.attachments));
   router.use(typesRoutes(services.types));
   router.use(poolsRoutes(services.pools));
+  // --- C2: tenancy ---
+  router.use(volumeQuotaRoutes(services.quotas));
   return router;
 }

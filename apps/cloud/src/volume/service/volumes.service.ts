@@ -1,3 +1,4 @@
+import { checkVolumeQuota } from './quotas.service.js';
 import type { Image, ImageApi } from '../../image/index.js';
 import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, conflict, notFound, policyForbidden } from '../../platform/http/errors.js';
@@ -495,7 +496,11 @@ export function createVolumesService(deps: {
       updated_at: null,
       launched_at: null,
     };
-    await store.transaction((tx) => volumesStore.insert(tx, row));
+    await store.transaction(async (tx) => {
+      // QuotaReserveTask (C2: quotas): the per-volume limit, then volumes and gigabytes.
+      await checkVolumeQuota(tx, row.project_id, row.volume_type_id, row.size, true, row.size);
+      await volumesStore.insert(tx, row);
+    });
     const bootable = image !== null || source?.bootable === 1;
     backend.scheduleCreate(row.id, volType.extraSpecs, bootable);
     return row;
@@ -665,6 +670,8 @@ export function createVolumesService(deps: {
           `Volume ${id} status must be '{'status': '${expected}'}' to extend, currently ${v.status}.`,
         );
       }
+      // The per-volume limit and the growth's gigabytes (C2: quotas).
+      await checkVolumeQuota(tx, v.project_id, v.volume_type_id, newSize - v.size, false, newSize);
       await volumesStore.update(tx, id, { status: 'extending', updated_at: nowIso() });
     });
     backend.scheduleExtend(id, newSize);

@@ -9,7 +9,7 @@ let tc: TestCloud;
 let demo: Session;
 let admin: Session;
 
-const it = cloudTest();
+const it = cloudTest({}, { realQuotas: true });
 it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
   tc = cloud;
   demo = demoSession;
