@@ -8,4 +8,6 @@ export interface ComputeDeps extends CloudDeps {
   volumes: VolumeClient;
   images: ImageClient;
   network: NetworkClient;
+  /** Keystone's answer to "does this project exist?" (`identity.verify_project_id`). */
+  projectExists?: (id: string) => Promise<boolean>;
 }

@@ -50,6 +50,7 @@ export function createComputeService(
     volumes: createVolumeClient(volumes, shared.logger),
     images: createImageClient(images),
     network: createNetworkClient(network),
+    projectExists: (id) => identity.projectExists(id),
   };
   const router = Router();
   // Nova routes no OPTIONS (Express would answer one with an Allow list); `/` lists versions for any.

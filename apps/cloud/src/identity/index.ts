@@ -12,6 +12,8 @@ import { userRoutes } from './routes/users.routes.js';
 import { versionRoutes } from './routes/versions.routes.js';
 import { createTokenService, type TokenService } from './service/tokens.service.js';
 
+import { projectsStore } from './store/projects.store.js';
+
 export { seedIdentity } from './seed.js';
 export type { TokenService };
 
@@ -20,6 +22,8 @@ export interface Identity {
   router: Router;
   tokens: TokenService;
   requireToken: ReturnType<typeof requireToken>;
+  /** Whether a project exists (what Nova's `verify_project_id` asks Keystone). */
+  projectExists(id: string): Promise<boolean>;
 }
 
 /** Keystone v3 under /identity. */
@@ -40,5 +44,10 @@ export function createIdentity(deps: CloudDeps): Identity {
     throw new OpenStackError(404, NOT_FOUND_MESSAGE);
   });
   router.use(keystoneFaultHandler);
-  return { router, tokens, requireToken: requireToken(tokens) };
+  return {
+    router,
+    tokens,
+    requireToken: requireToken(tokens),
+    projectExists: async (id) => (await projectsStore.byId(deps.store.db, id)) !== undefined,
+  };
 }

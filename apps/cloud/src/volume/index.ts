@@ -20,6 +20,7 @@ import { createSnapshotsService } from './service/snapshots.service.js';
 import { createVolumeMetadataService } from './service/volume-metadata.service.js';
 import { createTypesService } from './service/types.service.js';
 import { createVolumesService } from './service/volumes.service.js';
+import { createVolumeQuotasService } from './service/quotas.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -71,6 +72,8 @@ export function createVolumeService(
       scheduleCreate: (id) => backend.scheduleSnapshotCreate(id),
       scheduleDelete: (id) => backend.scheduleSnapshotDelete(id),
     }),
+    // --- C2: tenancy ---
+    quotas: createVolumeQuotasService(store),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

@@ -1008,6 +1008,144 @@ const rows: Row[] = [
     route: 'GET /volume/v3/:projectId/os-availability-zone',
     expect: anyToken(200),
     probe: (_w, role) => ({ path: `${cinder(role)}/os-availability-zone` }),
+  // --- C2: tenancy ---
+  {
+    // Key pairs belong to users: each creates its own; the other project's member names demo's user.
+    route: 'POST /compute/v2.1/os-keypairs',
+    expect: demosToRead(201, policy('os_compute_api:os-keypairs:create')),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/os-keypairs',
+      body: {
+        keypair: {
+          name: uniqueName(`authz-key-${role}`),
+          public_key: AUTHZ_PUBLIC_KEY,
+          ...(role === 'other' ? { user_id: ids().demoUser } : {}),
+        },
+      },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-keypairs',
+    expect: demosToRead(200, policy('os_compute_api:os-keypairs:index')),
+    probe: (_w, role) => ({
+      path: `/compute/v2.1/os-keypairs${role === 'other' ? `?user_id=${ids().demoUser}` : ''}`,
+    }),
+  },
+  {
+    // Demo's member's key pair: its owner and the admin see it, the reader (another user) cannot.
+    route: 'GET /compute/v2.1/os-keypairs/:name',
+    expect: {
+      ...anyToken(200),
+      reader: policy('os_compute_api:os-keypairs:show'),
+      other: policy('os_compute_api:os-keypairs:show'),
+    },
+    probe: async () => ({
+      path: `/compute/v2.1/os-keypairs/${await demosKeypair()}?user_id=${ids().demoUser}`,
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-keypairs/:name',
+    expect: {
+      ...anyToken(204),
+      reader: policy('os_compute_api:os-keypairs:delete'),
+      other: policy('os_compute_api:os-keypairs:delete'),
+    },
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-keypairs/${spends(role) ? await freshKeypair() : await demosKeypair()}?user_id=${ids().demoUser}`,
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/limits',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/limits' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-sets/:id/defaults',
+    expect: anyToken(200),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}/defaults` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-sets/:id',
+    expect: demosToRead(200, policy('os_compute_api:os-quota-sets:show')),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-sets/:id/detail',
+    expect: demosToRead(200, policy('os_compute_api:os-quota-sets:detail')),
+    probe: () => ({ path: `/compute/v2.1/os-quota-sets/${ids().demoProject}/detail` }),
+  },
+  {
+    // The default value: demo's quota is the same after the admin's call.
+    route: 'PUT /compute/v2.1/os-quota-sets/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-quota-sets:update')),
+    probe: () => ({
+      path: `/compute/v2.1/os-quota-sets/${ids().demoProject}`,
+      body: { quota_set: { metadata_items: 128 } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-quota-sets/:id',
+    expect: adminOnly(202, policy('os_compute_api:os-quota-sets:delete')),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/os-quota-sets/${isAdmin(role) ? await w.freshProject(uniqueName('authz-q')) : ids().demoProject}`,
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-quota-class-sets/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-quota-class-sets:show')),
+    probe: () => ({ path: '/compute/v2.1/os-quota-class-sets/default' }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-quota-class-sets/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-quota-class-sets:update')),
+    probe: () => ({
+      path: '/compute/v2.1/os-quota-class-sets/default',
+      body: { quota_class_set: { metadata_items: 128 } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/limits',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/limits` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-quota-sets/:target',
+    expect: demosToRead(200, policy('volume_extension:quotas:show')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-quota-sets/${ids().demoProject}?usage=true` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-quota-sets/:target/defaults',
+    expect: demosToRead(200, policy('volume_extension:quotas:show')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-quota-sets/${ids().demoProject}/defaults` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/os-quota-sets/:target',
+    expect: adminOnly(200, policy('volume_extension:quotas:update')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/os-quota-sets/${ids().demoProject}`,
+      body: { quota_set: { backups: 10 } },
+    }),
+  },
+  {
+    // The admin clears a fresh project's: demo keeps the room the table's volumes need.
+    route: 'DELETE /volume/v3/:projectId/os-quota-sets/:target',
+    expect: adminOnly(200, policy('volume_extension:quotas:delete')),
+    probe: async (w, role) => ({
+      path: `${cinder(role)}/os-quota-sets/${isAdmin(role) ? await w.freshProject(uniqueName('authz-q')) : ids().demoProject}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-quota-class-sets/:className',
+    expect: adminOnly(200, policy('volume_extension:quota_classes:get')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-quota-class-sets/default` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/os-quota-class-sets/:className',
+    expect: adminOnly(200, policy('volume_extension:quota_classes:update')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/os-quota-class-sets/default`,
+      body: { quota_class_set: { backups: 10 } },
+    }),
   },
 ];
 
@@ -1258,6 +1396,19 @@ const multiattachTypeId = memo(async () => {
   const res = await w.must(w.actors.admin, 'GET', `${w.actors.admin.volumeBase}/types`);
   return res.body.volume_types.find((t: { name: string }) => t.name === 'multiattach').id as string;
 });
+// --- C2: tenancy ---
+const AUTHZ_PUBLIC_KEY =
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICMeyPifz/ERmTjtWa0gNK5Q3Rt63igmcgKP0AQaWKcR authz@test';
+/** A key pair of demo's member (made by the admin for that user). */
+async function freshKeypair(): Promise<string> {
+  const name = uniqueName('authz-key');
+  await w.must(w.actors.admin, 'POST', '/compute/v2.1/os-keypairs', {
+    body: { keypair: { name, public_key: AUTHZ_PUBLIC_KEY, user_id: ids().demoUser } },
+  });
+  return name;
+}
+const demosKeypair = memo(freshKeypair);
+
 async function freshFlavor(): Promise<string> {
   const res = await w.must(w.actors.admin, 'POST', '/compute/v2.1/flavors', {
     body: { flavor: { name: uniqueName('authz-flavor'), ram: 64, vcpus: 1, disk: 1 } },
@@ -1325,6 +1476,18 @@ async function send(role: Role, method: string, probe: Probe, token?: string): P
 beforeAll(async () => {
   tc = await startCloud();
   w = await buildAuthzWorld(tc);
+  // --- C2: tenancy --- the table makes more volumes and servers than the default quotas allow.
+  await w.must(
+    w.actors.admin,
+    'PUT',
+    `${w.actors.admin.volumeBase}/os-quota-sets/${w.actors.member.projectId}`,
+    {
+      body: { quota_set: { volumes: -1, gigabytes: -1 } },
+    },
+  );
+  await w.must(w.actors.admin, 'PUT', `/compute/v2.1/os-quota-sets/${w.actors.member.projectId}`, {
+    body: { quota_set: { instances: -1, cores: -1, ram: -1 } },
+  });
   const { SEED_IMAGE_ID } = await import('../../src/image/seed.js');
   imageId = SEED_IMAGE_ID;
   // A flavor extra spec to read (the API has no call that sets one).

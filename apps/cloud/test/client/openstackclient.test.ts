@@ -42,6 +42,18 @@ beforeAll(async () => {
       '    region_name: RegionOne',
       '    identity_api_version: 3',
       '    interface: public',
+      // --- C2: tenancy --- the admin, for quota set.
+      '  admin:',
+      '    auth:',
+      `      auth_url: ${tc.url}/identity/v3`,
+      '      username: admin',
+      '      password: admin',
+      '      project_name: admin',
+      '      user_domain_name: Default',
+      '      project_domain_name: Default',
+      '    region_name: RegionOne',
+      '    identity_api_version: 3',
+      '    interface: public',
       '',
     ].join('\n'),
   );
@@ -362,4 +374,49 @@ describe('python-openstackclient: volume properties and snapshots', () => {
     await osc('volume', 'delete', 'osc-props-2');
     await tc.settle();
   }, 300_000);
+});
+
+// --- C2: tenancy ---
+async function oscAdmin(...args: string[]): Promise<string> {
+  const { stdout } = await run('openstack', ['--os-cloud', 'admin', ...args], {
+    env: { ...process.env, OS_CLIENT_CONFIG_FILE: join(dir, 'clouds.yaml') },
+    timeout: 60_000,
+  });
+  return stdout;
+}
+
+describe('python-openstackclient: key pairs, limits and quotas', () => {
+  it('creates, lists, shows and deletes key pairs', async () => {
+    const created = await osc('keypair', 'create', 'osc-key');
+    expect(created).toMatch(/^-----BEGIN RSA PRIVATE KEY-----/);
+    const listed = await oscJson<{ Name: string; Fingerprint: string }[]>('keypair', 'list');
+    expect(listed.map((k) => k.Name)).toContain('osc-key');
+    const shown = await oscJson<{ name: string; fingerprint: string; type: string }>(
+      'keypair',
+      'show',
+      'osc-key',
+    );
+    expect(shown).toMatchObject({ name: 'osc-key', type: 'ssh' });
+    expect(shown.fingerprint).toMatch(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/);
+    const pub = await osc('keypair', 'show', '--public-key', 'osc-key');
+    expect(pub.trim()).toMatch(/^ssh-rsa AAAA\S+ Generated-by-Nova$/);
+    await osc('keypair', 'delete', 'osc-key');
+    const after = await oscJson<{ Name: string }[]>('keypair', 'list');
+    expect(after.map((k) => k.Name)).not.toContain('osc-key');
+  });
+
+  it('shows absolute limits and quotas, and sets a quota as the admin', async () => {
+    const limits = await oscJson<{ Name: string; Value: number }[]>('limits', 'show', '--absolute');
+    const byName = Object.fromEntries(limits.map((l) => [l.Name, l.Value]));
+    // Compute's and Cinder's absolute limits, merged by the client.
+    for (const name of ['maxTotalInstances', 'maxTotalCores', 'maxTotalKeypairs', 'maxTotalVolumes']) {
+      expect(Object.keys(byName)).toContain(name);
+    }
+    await oscAdmin('quota', 'set', '--instances', '7', '--volumes', '8', 'demo');
+    const quota = await oscJson<Record<string, unknown>>('quota', 'show');
+    const text = JSON.stringify(quota);
+    expect(text).toMatch(/"instances": ?7/);
+    expect(text).toMatch(/"volumes": ?8/);
+    await oscAdmin('quota', 'set', '--instances', '10', '--volumes', '10', 'demo');
+  });
 });

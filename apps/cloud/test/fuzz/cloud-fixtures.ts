@@ -37,7 +37,10 @@ export type IdKind =
   // --- V1: block storage everyday API ---
   | 'snapshot'
   | 'volumeMetadataKey'
-  | 'volumeServiceAction';
+  | 'volumeServiceAction'
+  // --- C2: tenancy ---
+  | 'keypair'
+  | 'quotaClass';
 
 export interface CloudFixtures {
   admin: Session;
@@ -225,6 +228,14 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
   }
 
   const net = await networkFixtures(tc, admin, member);
+  // --- C2: tenancy --- key pairs of the member and the admin, by the same names.
+  const FUZZ_KEY =
+    'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICMeyPifz/ERmTjtWa0gNK5Q3Rt63igmcgKP0AQaWKcR fuzz@test';
+  for (const s of [member, admin]) {
+    for (const name of ['fuzz-key', 'fuzz-spare-key-1', 'fuzz-spare-key-2']) {
+      await ok(tc, 'POST', '/compute/v2.1/os-keypairs', s.token, { keypair: { name, public_key: FUZZ_KEY } });
+    }
+  }
 
   return {
     admin,
@@ -251,6 +262,9 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeMetadataKey: ['fuzz', 'missing'],
       // Never `disable`: a disabled volume service would refuse the fuzz's own volumes.
       volumeServiceAction: ['enable', 'freeze', 'thaw'],
+      // --- C2: tenancy ---
+      keypair: ['fuzz-key'],
+      quotaClass: ['default', 'fuzz-class'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -266,6 +280,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeType: spareTypes,
       ...net.expendable,
       snapshot: spareSnapshots,
+      // --- C2: tenancy ---
+      keypair: ['fuzz-spare-key-1', 'fuzz-spare-key-2'],
     },
     fuzzUser: {
       id: user,

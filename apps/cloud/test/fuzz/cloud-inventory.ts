@@ -572,6 +572,47 @@ export const cloudEndpoints: Endpoint[] = [
       ]),
   }),
   E('GET /volume/v3/:projectId/os-availability-zone'),
+  // --- C2: tenancy ---
+  E('POST /compute/v2.1/os-keypairs', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      keypair: {
+        name: `fz-key-${n}`,
+        public_key:
+          'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICMeyPifz/ERmTjtWa0gNK5Q3Rt63igmcgKP0AQaWKcR fz@test',
+      },
+    }),
+  }),
+  E('GET /compute/v2.1/os-keypairs'),
+  E('GET /compute/v2.1/os-keypairs/:name'),
+  E('DELETE /compute/v2.1/os-keypairs/:name'),
+  E('GET /compute/v2.1/limits'),
+  E('GET /compute/v2.1/os-quota-sets/:id'),
+  E('GET /compute/v2.1/os-quota-sets/:id/defaults'),
+  E('GET /compute/v2.1/os-quota-sets/:id/detail'),
+  E('PUT /compute/v2.1/os-quota-sets/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({ quota_set: { metadata_items: 128 + (n % 5) } }),
+  }),
+  E('DELETE /compute/v2.1/os-quota-sets/:id'),
+  E('GET /compute/v2.1/os-quota-class-sets/:id'),
+  E('PUT /compute/v2.1/os-quota-class-sets/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({ quota_class_set: { metadata_items: 128 + (n % 5) } }),
+  }),
+  E('GET /volume/v3/:projectId/limits'),
+  E('GET /volume/v3/:projectId/os-quota-sets/:target'),
+  E('GET /volume/v3/:projectId/os-quota-sets/:target/defaults'),
+  E('PUT /volume/v3/:projectId/os-quota-sets/:target', {
+    version: VOLUME,
+    body: ({ n }) => ({ quota_set: { backups: 10 + (n % 5) } }),
+  }),
+  E('DELETE /volume/v3/:projectId/os-quota-sets/:target'),
+  E('GET /volume/v3/:projectId/os-quota-class-sets/:className'),
+  E('PUT /volume/v3/:projectId/os-quota-class-sets/:className', {
+    version: VOLUME,
+    body: ({ n }) => ({ quota_class_set: { backups: 10 + (n % 5) } }),
+  }),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -612,6 +653,10 @@ export function idKindOf(path: string, param: string): IdKind {
     // C1: server metadata keys are plain strings, as a type's extra spec keys are.
     metadata: 'typeSpecKey',
     'os-instance-actions': 'typeSpecKey',
+    // --- C2: tenancy ---
+    'os-keypairs': 'keypair',
+    'os-quota-sets': 'project',
+    'os-quota-class-sets': 'quotaClass',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -36,6 +36,29 @@ export interface StartOptions {
   reopen?: TestCloud;
   /** Plays Nova when Cinder asks about an attachment (`scriptedNova`). */
   nova?: ScriptedNova;
+  /**
+   * Keep Nova's and Cinder's default quotas (10 servers, 20 cores, 10 volumes...). Without it the
+   * `default` quota classes lift the counted limits, so tests that make many servers or volumes
+   * are not refused; the quota tests ask for the real defaults.
+   */
+  realQuotas?: boolean;
+}
+
+/** The counted resources a test cloud does not limit unless it asks for `realQuotas`. */
+async function liftDefaultQuotas(cloud: Awaited<ReturnType<typeof bootCloud>>): Promise<void> {
+  const db = cloud.deps.store.db;
+  const rows = (resources: string[]) =>
+    resources.map((resource) => ({ class_name: 'default', resource, hard_limit: -1 }));
+  await db
+    .insertInto('compute_quota_classes')
+    .values(rows(['instances', 'cores', 'ram']))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await db
+    .insertInto('volume_quota_classes')
+    .values(rows(['volumes', 'gigabytes']))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 /**
@@ -76,6 +99,7 @@ export async function startCloud(
     opts.nova ? { nova: opts.nova } : {},
   );
   if (opts.nova) opts.nova.compute = cloud.compute;
+  if (!opts.realQuotas) await liftDefaultQuotas(cloud);
   const server: Server = await new Promise((resolve) => {
     const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
   });

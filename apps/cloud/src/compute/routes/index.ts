@@ -15,6 +15,9 @@ import { serverMetadataRoutes } from './server-metadata.routes.js';
 import { instanceActionRoutes } from './instance-actions.routes.js';
 import { requestScope } from '../request-scope.js';
 // --- end C1 ---
+// --- C2: tenancy ---
+import { keypairRoutes } from './keypairs.routes.js';
+import { quotaRoutes } from './quotas.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -38,5 +41,8 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverMetadataRoutes(deps));
   router.use(instanceActionRoutes(deps));
   // --- end C1 ---
+  // --- C2: tenancy ---
+  router.use(keypairRoutes(deps));
+  router.use(quotaRoutes(deps));
   return router;
 }

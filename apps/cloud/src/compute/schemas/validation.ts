@@ -35,6 +35,18 @@ const stringFormat =
   (v) =>
     typeof v !== 'string' || test(v) ? 'valid' : 'invalid';
 
+// --- C2: tenancy ---
+/** `_validate_keypair_name`: InvalidName naming the characters a key pair name may use. */
+const keypairName =
+  (safe: string): FormatCheck =>
+  (v) =>
+    typeof v !== 'string' || [...v].every((c) => safe.includes(c))
+      ? 'valid'
+      : {
+          raise: `An invalid 'name' value was provided. The name must be: Only expected characters: [${safe}]`,
+        };
+const ALNUM = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
 const NOVA_FORMATS: Readonly<Record<string, FormatCheck>> = {
   uuid: stringFormat(isUuidLike),
   // Nova's checker feeds anything to re.search, so a non-string is InvalidName too.
@@ -55,6 +67,9 @@ const NOVA_FORMATS: Readonly<Record<string, FormatCheck>> = {
   regex: (v) => (typeof v !== 'string' || (v !== '' && isUserRegex(v)) ? 'valid' : 'invalid'),
   ipv4: stringFormat((s) => /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(s)),
   ipv6: stringFormat((s) => /^[0-9a-fA-F:.]+$/.test(s) && s.includes(':')),
+  // --- C2: tenancy ---
+  keypair_name_20: keypairName(`_- ${ALNUM}`),
+  keypair_name_292: keypairName(`@._- ${ALNUM}`),
 };
 
 const firstError = (schema: JsonSchema, value: unknown): SchemaError | null =>

@@ -1,4 +1,5 @@
 import { recordAction } from './instance-actions-recorder.js';
+import { checkUpsizeQuota } from './quotas.service.js';
 import type { ComputeDeps } from '../deps.js';
 import type { Tx } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
@@ -260,6 +261,8 @@ async function resize(
       'Server disk was unable to be resized because: Resize to zero disk flavor is not allowed.',
     );
   }
+  // `_check_quota_for_upsize` (C2): the growth in cores and RAM must fit the quota.
+  await checkUpsizeQuota(tx, s, current, row);
   const source: ResizeSource = {
     flavor: current,
     newFlavor: flavorSnapshot(row),

@@ -27,6 +27,8 @@ import { availableZones, computeHostExists } from '../host/scheduler.js';
 import { POWER, VM } from '../server-states.js';
 import { reserveVolumeForServers } from './volume-attachments.service.js';
 import { allocateServerPorts, planNetworks, resolveSecurityGroups } from './server-networks.service.js';
+import { keypairForServer } from './keypairs.service.js';
+import { checkInstancesQuota, checkMetadataAndFilesQuota } from './quotas.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -179,8 +181,19 @@ export async function createServers(
     }
   }
 
-  // Base options: no keypairs exist in this cloud, so any named one is unknown.
-  if (s.key_name !== undefined) throw badRequest('Invalid key_name provided.');
+  // `_checks_for_create_and_rebuild`: metadata items and personality files within quota.
+  await checkMetadataAndFilesQuota(
+    deps.store.db,
+    auth.projectId ?? '',
+    Object.keys(s.metadata ?? {}).length,
+    (version.below('2.57') ? (s.personality ?? []) : []).map((f) => ({
+      path: f.path ?? '',
+      contentBytes: Buffer.from(f.contents ?? '', 'base64').length,
+    })),
+  );
+  // Base options: the caller's own key pair by name.
+  const keyName =
+    s.key_name === undefined ? null : (await keypairForServer(deps.store.db, auth, s.key_name)).name;
   // Security groups, then networks (through the network service, as Nova asks Neutron).
   const securityGroupIds = await resolveSecurityGroups(deps, auth, securityGroups);
   const portPlan = await planNetworks(deps, auth, version, s.networks, maxCount);
@@ -222,11 +235,12 @@ export async function createServers(
   });
   if (specs.some((x) => x.volumeType)) await checkVolumeTypes(deps, auth, specs);
 
-  const count = maxCount;
   const reservationId = newReservationId();
   const adminPass = s.adminPass ?? generatePassword();
   const now = nowIso();
   const servers = await deps.store.transaction(async (tx) => {
+    // `check_num_instances_quota` (C2): as many of min..max as the quota allows, else Nova's 403.
+    const count = await checkInstancesQuota(tx, auth, flavor, minCount, maxCount);
     const rows: ServerRow[] = [];
     for (let index = 0; index < count; index++) {
       const id = newUuid();
@@ -257,7 +271,7 @@ export async function createServers(
         image_id: imageRef,
         reservation_id: reservationId,
         launch_index: index,
-        key_name: null,
+        key_name: keyName,
         metadata: JSON.stringify(s.metadata ?? {}),
         tags: JSON.stringify(version.atLeast('2.52') && s.tags ? s.tags : []),
         security_groups: JSON.stringify(securityGroups),

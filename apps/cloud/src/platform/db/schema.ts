@@ -307,6 +307,32 @@ export interface InstanceActionEventsTable {
   details: string | null;
 }
 // --- end C1 ---
+// --- C2: tenancy ---
+export interface KeypairsTable {
+  /** Nova's integer id, shown by `GET /os-keypairs/{name}`. */
+  id: number;
+  user_id: string;
+  name: string;
+  /** `ssh` or `x509`. */
+  type: string;
+  public_key: string;
+  fingerprint: string;
+  created_at: string;
+}
+
+export interface QuotasTable {
+  project_id: string;
+  /** '' for the project's own limit; Nova also keeps per-user limits. */
+  user_id: string;
+  resource: string;
+  hard_limit: number;
+}
+
+export interface QuotaClassesTable {
+  class_name: string;
+  resource: string;
+  hard_limit: number;
+}
 
 export interface ComputeSchema {
   compute_services: ComputeServicesTable;
@@ -479,4 +505,10 @@ export interface Schema {
   volume_snapshots: VolumeSnapshotsTable;
   volume_glance_metadata: VolumeGlanceMetadataTable;
   volume_services: VolumeServicesTable;
+  // --- C2: tenancy ---
+  keypairs: KeypairsTable;
+  compute_quotas: QuotasTable;
+  compute_quota_classes: QuotaClassesTable;
+  volume_quotas: QuotasTable;
+  volume_quota_classes: QuotaClassesTable;
 }

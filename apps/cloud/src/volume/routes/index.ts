@@ -14,6 +14,9 @@ import { poolsRoutes } from './pools.routes.js';
 import { typesRoutes } from './types.routes.js';
 import { volumeActionRoutes } from './volume-actions.routes.js';
 import { volumesRoutes } from './volumes.routes.js';
+// --- C2: tenancy ---
+import type { VolumeQuotasService } from '../service/quotas.service.js';
+import { volumeQuotaRoutes } from './quotas.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -27,6 +30,7 @@ export function volumeApiRoutes(services: {
   metadata: VolumeMetadataService;
   snapshots: SnapshotsService;
   services: ServicesService;
+  quotas: VolumeQuotasService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -37,5 +41,7 @@ export function volumeApiRoutes(services: {
   router.use(servicesRoutes(services.services));
   router.use(typesRoutes(services.types));
   router.use(poolsRoutes(services.pools));
+  // --- C2: tenancy ---
+  router.use(volumeQuotaRoutes(services.quotas));
   return router;
 }

@@ -1,3 +1,4 @@
+import { checkVolumeQuota } from './quotas.service.js';
 import type { Image, ImageApi } from '../../image/index.js';
 import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, conflict, notFound, policyForbidden } from '../../platform/http/errors.js';
@@ -546,6 +547,8 @@ export function createVolumesService(deps: {
       launched_at: null,
     };
     await store.transaction(async (tx) => {
+      // QuotaReserveTask: the per-volume limit, then volumes and gigabytes.
+      await checkVolumeQuota(tx, row.project_id, row.volume_type_id, row.size, true, row.size);
       await volumesStore.insert(tx, row);
       // The image metadata the volume carries: the image's (flow's _capture_volume_image_metadata),
       // or its source's.
@@ -742,6 +745,8 @@ export function createVolumesService(deps: {
           `Volume ${id} status must be '{'status': '${expected}'}' to extend, currently ${v.status}.`,
         );
       }
+      // The per-volume limit and the growth's gigabytes (C2: quotas).
+      await checkVolumeQuota(tx, v.project_id, v.volume_type_id, newSize - v.size, false, newSize);
       await volumesStore.update(tx, id, { status: 'extending', updated_at: nowIso() });
     });
     backend.scheduleExtend(id, newSize);

@@ -5,6 +5,8 @@ import * as compute from './0010_compute.js';
 import * as bdmDetachRequested from './0011_bdm_detach_requested.js';
 import * as serverOwnApi from './0020_server_own_api.js';
 import * as instanceActions from './0021_instance_actions.js';
+import * as keypairs from './0030_keypairs.js';
+import * as quotas from './0031_quotas.js';
 import * as volumeSnapshots from './0040_volume_snapshots.js';
 import * as volumeServices from './0041_volume_services.js';
 import * as network from './0050_network.js';
@@ -19,6 +21,9 @@ export const migrations: Record<string, Migration> = {
   // The server's own API: access IPs, disk config, metadata, lock, instance actions.
   '0020_server_own_api': serverOwnApi,
   '0021_instance_actions': instanceActions,
+  // Tenancy: key pairs, compute and volume quotas and quota classes.
+  '0030_keypairs': keypairs,
+  '0031_quotas': quotas,
   // Block storage: snapshots, image metadata, services.
   '0040_volume_snapshots': volumeSnapshots,
   '0041_volume_services': volumeServices,
