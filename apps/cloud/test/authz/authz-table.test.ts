@@ -1008,6 +1008,7 @@ const rows: Row[] = [
     route: 'GET /volume/v3/:projectId/os-availability-zone',
     expect: anyToken(200),
     probe: (_w, role) => ({ path: `${cinder(role)}/os-availability-zone` }),
+  },
   // --- C2: tenancy ---
   {
     // Key pairs belong to users: each creates its own; the other project's member names demo's user.
