@@ -1,5 +1,6 @@
 import { bootCloud } from './boot.js';
 import { loadConfig } from './config.js';
+import { seedDemoQuotas } from './demo-quotas.js';
 import { clientErrorResponder } from './platform/http/client-error.js';
 import { createLogger } from './platform/logger.js';
 
@@ -7,6 +8,7 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel, config.logOutput);
 
 const cloud = await bootCloud(config, logger);
+await seedDemoQuotas(cloud.deps);
 const server = cloud.app.listen(config.port, config.host, () => {
   logger.info(
     { url: `http://${config.host}:${config.port}`, engine: cloud.deps.store.engine },
