@@ -25,3 +25,9 @@ export const hostListSchema = z.object({
   source: z.enum(['extension', 'standard']),
 });
 export type HostList = z.infer<typeof hostListSchema>;
+
+/**
+ * What every page says when it cannot show a member where servers run (Nova keeps hosts to admins):
+ * one sentence everywhere, so the volume page, the topology, the launch and the Attach dialog agree.
+ */
+export const HOSTS_HIDDEN_NOTE = 'Compute host names are shown to administrators only.';

@@ -1,4 +1,11 @@
-import { type Candidate, isServerHold, type Preflight, type PreflightQuery, type Refusal } from '@sv/shared';
+import {
+  type Candidate,
+  isServerHold,
+  type Preflight,
+  type PreflightQuery,
+  type Refusal,
+  HOSTS_HIDDEN_NOTE,
+} from '@sv/shared';
 import { joinHolds } from '../../openstack/attachments.js';
 import { type CinderVolume, findVolume, listVolumeAttachments, listVolumes } from '../../openstack/cinder.js';
 import { cloudFor, type CloudClient } from '../../openstack/cloud-client.js';
@@ -28,15 +35,13 @@ export const preflightOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): P
 const hostsUnchecked = (readOnly: boolean): Refusal[] => [
   {
     code: 'host_no_multiattach',
-    message:
-      'Compute hosts are visible to administrators only, so whether a server’s host can share disks is checked by the cloud when you attach.',
+    message: `Whether the server’s host can share disks. ${HOSTS_HIDDEN_NOTE}`,
   },
   ...(readOnly
     ? [
         {
           code: 'host_too_old_for_modes' as const,
-          message:
-            'Compute hosts are visible to administrators only, so whether a server’s host takes read-only attachments is checked by the cloud when you attach.',
+          message: 'Whether the server’s host takes read-only attachments.',
         },
       ]
     : []),

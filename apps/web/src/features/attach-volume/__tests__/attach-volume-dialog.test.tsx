@@ -244,7 +244,7 @@ describe('AttachVolumeDialog from a server', () => {
           subject,
           candidates,
           unchecked: [
-            { code: 'host_no_multiattach', message: 'Compute hosts are visible to administrators only.' },
+            { code: 'host_no_multiattach', message: 'Compute host names are shown to administrators only.' },
           ],
         }),
       ),
@@ -252,7 +252,9 @@ describe('AttachVolumeDialog from a server', () => {
     renderWithProviders(
       <AttachVolumeDialog open onClose={() => {}} subject={subject} readOnlyAttach={RO_OK} />,
     );
-    expect(await screen.findByText('Compute hosts are visible to administrators only.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Compute host names are shown to administrators only.'),
+    ).toBeInTheDocument();
   });
 });
 

@@ -1,4 +1,10 @@
-import type { Launch, LaunchAction, LaunchServerProgress, Volume } from '@sv/shared';
+import {
+  type Launch,
+  type LaunchAction,
+  type LaunchServerProgress,
+  type Volume,
+  HOSTS_HIDDEN_NOTE,
+} from '@sv/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
@@ -199,9 +205,7 @@ export function LaunchProgress({
           ))}
         </TBody>
       </Table>
-      {hostsHidden && (
-        <p className="text-sm text-slate-600">Compute hosts are shown to administrators only.</p>
-      )}
+      {hostsHidden && <p className="text-sm text-slate-600">{HOSTS_HIDDEN_NOTE}</p>}
       {running && (
         <p className="text-sm text-slate-600">
           {live

@@ -1,4 +1,4 @@
-import type { Session, Topology, TopologyQuery } from '@sv/shared';
+import { type Session, type Topology, type TopologyQuery, HOSTS_HIDDEN_NOTE } from '@sv/shared';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
@@ -175,8 +175,7 @@ export default function TopologyPage({ session }: { session: Session }) {
           <h1 className="text-2xl font-semibold text-slate-900">Topology</h1>
           <p className="text-sm text-slate-700">
             Which server holds which volume, in which mode, on which host, for {scope}.
-            {topology?.hostNamesHidden &&
-              ' Host names are hidden from project members: hosts show as short IDs.'}
+            {topology?.hostNamesHidden && ` ${HOSTS_HIDDEN_NOTE} Here each host shows as a short ID.`}
           </p>
         </div>
         <div className="flex items-center gap-3">

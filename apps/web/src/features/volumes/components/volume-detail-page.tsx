@@ -1,4 +1,4 @@
-import type { Capabilities, Session, Volume } from '@sv/shared';
+import { type Capabilities, type Session, type Volume, HOSTS_HIDDEN_NOTE } from '@sv/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Badge, ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
@@ -248,6 +248,9 @@ function VolumeDetail({
           </Table>
         )}
         {strays && <p className="text-sm text-amber-900">{STRAY_EXPLAINED}</p>}
+        {!showHost && v.attachments.length > 0 && (
+          <p className="text-sm text-slate-600">{HOSTS_HIDDEN_NOTE}</p>
+        )}
       </section>
 
       <AttachDialog
