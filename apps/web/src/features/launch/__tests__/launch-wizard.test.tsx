@@ -303,6 +303,15 @@ describe('Review step', () => {
       screen.getByText('One request creates every server on the shared volume (compute 2.105).'),
     ).toBeTruthy();
     expect(screen.getByText(/POST \/servers at compute 2\.105 \(min_count=max_count=3/)).toBeInTheDocument();
+    // The API's words are in a details area, closed until asked for.
+    const details = screen.getByText(/POST \/servers at compute 2\.105/).closest('details');
+    expect(details).not.toBeNull();
+    expect(details).not.toHaveAttribute('open');
+    expect(
+      screen
+        .getByText('One request creates every server on the shared volume (compute 2.105).')
+        .closest('details'),
+    ).toBe(details);
 
     const planCall = calls.find((c) => c.path === '/api/launches/plan');
     expect(planCall?.body).toEqual({

@@ -253,15 +253,21 @@ function PlanView({
               : `${creates}, one at a time`}
           <Badge tone={multi ? 'green' : 'blue'}>{multi ? 'multi-create' : 'serial'}</Badge>
         </p>
-        <p className="mt-1 text-slate-700">{plan.strategyReason}</p>
-        <p className="mt-3 font-medium text-slate-800">What the dashboard will send, in order</p>
-        <ol className="mt-1 list-decimal space-y-1 pl-5 font-mono text-xs text-slate-800">
-          {plan.requests.map((r) => (
-            <li key={r} className="break-words">
-              {withNames(r, names)}
-            </li>
-          ))}
-        </ol>
+        {/* The API's words (microversions, min_count) stay in here, for those who want them. */}
+        <details className="mt-2">
+          <summary className="cursor-pointer text-blue-800 hover:underline">
+            Details: how the dashboard asks the cloud
+          </summary>
+          <p className="mt-2 text-slate-700">{plan.strategyReason}</p>
+          <p className="mt-3 font-medium text-slate-800">What the dashboard will send, in order</p>
+          <ol className="mt-1 list-decimal space-y-1 pl-5 font-mono text-xs text-slate-800">
+            {plan.requests.map((r) => (
+              <li key={r} className="break-words">
+                {withNames(r, names)}
+              </li>
+            ))}
+          </ol>
+        </details>
       </div>
     </>
   );
