@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Page, request } from '@playwright/test';
 import { unique, USERS } from './fixtures/api';
-import { expect, signIn, test } from './fixtures/test';
+import { expect, pageOverflow, signIn, test } from './fixtures/test';
 
 // Journey: the lists at real sizes. 500 servers and 200 volumes, seeded straight through the bundled
 // cloud's own API (Keystone, then Nova's multi-create at 2.105 with min_count, and Cinder), the ten
@@ -81,10 +81,6 @@ async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise
     }),
   );
 }
-
-/** Whether the page scrolls sideways (a table may scroll inside its own box; the page must not). */
-const pageOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 test('500 servers and 200 volumes: find, sort, page 3, bulk-delete the failed ones', async ({
   page,

@@ -31,12 +31,12 @@ export function Field(props: {
       </label>
       {props.children}
       {props.hint && !props.error && (
-        <p className="mt-1 text-xs text-slate-600" id={hintIdFor(props.id)}>
+        <p className="mt-1 break-words text-xs text-slate-600" id={hintIdFor(props.id)}>
           {props.hint}
         </p>
       )}
       {props.error && (
-        <p className="mt-1 text-sm text-red-700" id={errorIdFor(props.id)}>
+        <p className="mt-1 break-words text-sm text-red-700" id={errorIdFor(props.id)}>
           {props.error}
         </p>
       )}

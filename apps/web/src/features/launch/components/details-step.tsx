@@ -66,10 +66,10 @@ export function DetailsStep({ capabilities, volumes }: { capabilities: Capabilit
           {plain.length === 1 ? 'it' : 'them'}. Launch 1 server, or choose shared volumes in the next steps.
         </p>
       )}
-      <p className="text-sm text-slate-600">
-        <span className="font-medium text-slate-800">How this cloud launches: </span>
-        {capabilities.launchStrategyReason}
-      </p>
+      <details className="text-sm text-slate-600">
+        <summary className="cursor-pointer font-medium text-slate-800">How this cloud launches</summary>
+        <p className="mt-1">{capabilities.launchStrategyReason}</p>
+      </details>
     </div>
   );
 }

@@ -158,7 +158,7 @@ export function LaunchWizard({ session }: { session: Session }) {
           One server or many, from an image or a bootable volume, sharing volumes read-only or read-write.
         </p>
       </div>
-      <div className="grid gap-6 lg:grid-cols-[12rem_minmax(0,1fr)] xl:grid-cols-[12rem_minmax(0,1fr)_18rem]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[12rem_minmax(0,1fr)] xl:grid-cols-[12rem_minmax(0,1fr)_18rem]">
         <WizardStepper
           current={current}
           reached={reached}

@@ -17,7 +17,7 @@ export function WizardStepper({
 }) {
   return (
     <nav aria-label="Launch steps">
-      <ol className="flex gap-1 overflow-x-auto lg:flex-col">
+      <ol className="relative flex gap-1 overflow-x-auto lg:flex-col">
         {STEPS.map((step, i) => {
           const isCurrent = i === current;
           const bad = withErrors.has(i) && i !== current;
