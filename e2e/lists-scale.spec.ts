@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Page, request } from '@playwright/test';
+import { type APIRequestContext, request } from '@playwright/test';
 import { unique, USERS } from './fixtures/api';
 import { expect, pageOverflow, signIn, test } from './fixtures/test';
 

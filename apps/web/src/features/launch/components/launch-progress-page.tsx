@@ -96,7 +96,6 @@ export function LaunchProgress({
   stale: boolean;
 }) {
   const servers = launch.servers;
-  const n = servers.length;
   const active = servers.filter((s) => s.state === 'active');
   const failed = servers.filter((s) => s.state === 'failed');
   const running = launch.status === 'running';
