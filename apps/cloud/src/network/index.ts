@@ -4,6 +4,7 @@ import type { Identity } from '../identity/index.js';
 import { jsonBody } from '../platform/http/body.js';
 import { createNetworkApi, type NetworkApi } from './api.js';
 import { neutronFaults, notFoundRouter, resourceNotFound } from './errors.js';
+import { quotaRoutes } from './routes/quotas.routes.js';
 import { resourceRoutes } from './routes/resources.routes.js';
 import { networkDiscoveryRoutes, networkVersionRoutes } from './routes/versions.routes.js';
 
@@ -40,6 +41,7 @@ export function createNetworkService(deps: CloudDeps & { identity: Identity }): 
   );
   v20.use(networkDiscoveryRoutes());
   v20.use(resourceRoutes({ store: deps.store }));
+  v20.use(quotaRoutes());
   v20.use(notFoundRouter());
   router.use('/v2.0', v20);
   router.use(notFoundRouter());

@@ -757,6 +757,17 @@ const rows: Row[] = [
     probe: () => ({ path: '/network/v2.0/extensions/security-group' }),
   },
   ...neutronRows(),
+  {
+    // Neutron's defaults for every project; only its own members (and admins) may read them.
+    route: 'GET /network/v2.0/quotas/:projectId',
+    expect: demosToRead(200, neutron(403, 'rule:get_quota is disallowed by policy')),
+    probe: () => ({ path: `/network/v2.0/quotas/${ids().demoProject}` }),
+  },
+  {
+    route: 'GET /network/v2.0/quotas/:projectId/default',
+    expect: demosToRead(200, neutron(403, 'rule:get_quota is disallowed by policy')),
+    probe: () => ({ path: `/network/v2.0/quotas/${ids().demoProject}/default` }),
+  },
 
   // --- C1: the server's own API (issue 14) -----------------------------------------------------
   { route: 'ALL /compute/v2', expect: everyone(200), probe: () => ({ path: '/compute/v2' }) },

@@ -472,6 +472,8 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ security_group_rule: { description: `d${n}` } }),
   }),
   E('DELETE /network/v2.0/security-group-rules/:id'),
+  E('GET /network/v2.0/quotas/:projectId'),
+  E('GET /network/v2.0/quotas/:projectId/default'),
   // --- C1: the server's own API (issue 14) ---
   E('ALL /compute/v2'),
   E('ALL /compute/v2/'),
@@ -657,6 +659,8 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-keypairs': 'keypair',
     'os-quota-sets': 'project',
     'os-quota-class-sets': 'quotaClass',
+    // Neutron's quotas of a project.
+    quotas: 'project',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);
