@@ -82,6 +82,32 @@ async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise
   );
 }
 
+/**
+ * Deletes what the journey seeded (servers and volumes named `<base>…`) and waits until the servers
+ * are gone: the journeys after this one need the hosts' room back.
+ */
+async function cleanUp(c: CloudSession, base: string) {
+  const servers = await ok<{ servers: { id: string }[] }>(
+    c.http.get(`/compute/v2.1/servers?name=${base}-&limit=1000`),
+    'servers to delete',
+  );
+  await inParallel(servers.servers, 16, (s) => c.http.delete(`/compute/v2.1/servers/${s.id}`));
+  await expect
+    .poll(
+      async () =>
+        (await ok<{ servers: unknown[] }>(c.http.get(`/compute/v2.1/servers?name=${base}-&limit=1`), 'left'))
+          .servers.length,
+      { timeout: 180_000, intervals: [1_000, 2_000, 5_000] },
+    )
+    .toBe(0);
+  const volumes = await ok<{ volumes: { id: string; name: string | null }[] }>(
+    c.http.get(`/volume/v3/${c.projectId}/volumes?limit=1000`),
+    'volumes to delete',
+  );
+  const ours = volumes.volumes.filter((v) => v.name?.startsWith(`${base}-`));
+  await inParallel(ours, 8, (v) => c.http.delete(`/volume/v3/${c.projectId}/volumes/${v.id}`));
+}
+
 test('500 servers and 200 volumes: find, sort, page 3, bulk-delete the failed ones', async ({
   page,
   scan,
@@ -94,151 +120,158 @@ test('500 servers and 200 volumes: find, sort, page 3, bulk-delete the failed on
   // --- Seeding, through the cloud's API ---------------------------------------------------------
   const admin = await cloudAs(USERS.admin);
   const demo = await cloudAs(USERS.member);
-  const images = await ok<{ images: { id: string }[] }>(demo.http.get('/image/v2/images'), 'images');
-  const imageRef = images.images[0]?.id ?? '';
-  const huge = await ok<{ flavor: { id: string } }>(
-    admin.http.post('/compute/v2.1/flavors', {
-      data: { flavor: { name: `${base}-huge`, ram: 50_000_000, vcpus: 1, disk: 1 } },
-    }),
-    'flavor',
-  );
-  await multiCreate(demo, `${base}-fail`, FAILED, huge.flavor.id, imageRef);
-  const batches = Math.ceil((SERVERS - FAILED) / BATCH);
-  for (let b = 0; b < batches; b++) {
-    const count = Math.min(BATCH, SERVERS - FAILED - b * BATCH);
-    await multiCreate(demo, `${base}-b${b}`, count, '42', imageRef);
-  }
-  await inParallel(
-    Array.from({ length: VOLUMES }, (_, i) => i),
-    8,
-    (i) =>
-      ok(
-        demo.http.post(`/volume/v3/${demo.projectId}/volumes`, {
-          data: {
-            volume: {
-              name: `${base}-vol-${i}`,
-              size: 1 + (i % 7),
-              ...(i % 4 === 0 ? { volume_type: 'multiattach' } : {}),
-            },
-          },
-        }),
-        `volume ${i}`,
-      ),
-  );
-  // Every server has left BUILD (placed, or failed for want of a host).
-  await expect
-    .poll(
-      async () =>
-        (
-          await ok<{ servers: unknown[] }>(
-            demo.http.get(`/compute/v2.1/servers?name=${base}&status=BUILD&limit=1`),
-            'building',
-          )
-        ).servers.length,
-      { timeout: 300_000, intervals: [1_000, 2_000, 5_000] },
-    )
-    .toBe(0);
-  const seeded = await ok<{ servers: unknown[] }>(
-    demo.http.get(`/compute/v2.1/servers?name=${base}&limit=1000`),
-    'count',
-  );
-  expect(seeded.servers).toHaveLength(SERVERS);
-  testInfo.annotations.push({
-    type: 'seeding',
-    description: `${SERVERS} servers, ${VOLUMES} volumes in ${Math.round((Date.now() - started) / 1000)} s`,
-  });
-
-  // --- The journey ------------------------------------------------------------------------------
-  await signIn(page, USERS.member);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Servers' }).click();
-  const table = page.getByRole('table', { name: 'Servers' });
-  await expect(table).toBeVisible();
-  // Nova does not count: the list says how many it knows of so far.
-  await expect(page.getByText(/^1–20 of 21\+ servers$/)).toBeVisible();
-  await scan('servers list (500)');
-
-  // 1. Find one server by name.
-  const wanted = `${base}-b3-17`;
-  await page.getByRole('searchbox', { name: 'Search servers by name or ID' }).fill(wanted);
-  await page.getByRole('searchbox', { name: 'Search servers by name or ID' }).press('Enter');
-  await expect(table.getByRole('link', { name: wanted, exact: true })).toBeVisible();
-  await expect(table.getByRole('row')).toHaveCount(2);
-  await expect(page.getByText('1–1 of 1 servers')).toBeVisible();
-  expect(new URL(page.url()).searchParams.get('q')).toBe(wanted);
-  await page.getByRole('button', { name: 'Clear filters' }).click();
-  await expect(table.getByRole('row')).toHaveCount(21);
-
-  // 2. Sort by status: active first, then (descending) the failed ones first.
-  const statusSort = table.getByRole('columnheader', { name: /Status/ }).getByRole('button');
-  await statusSort.click();
-  await expect(table.getByRole('columnheader', { name: /Status/ })).toHaveAttribute('aria-sort', 'ascending');
-  await expect(table.getByRole('row').nth(1)).toContainText('ACTIVE');
-  await statusSort.click();
-  await expect(table.getByRole('columnheader', { name: /Status/ })).toHaveAttribute(
-    'aria-sort',
-    'descending',
-  );
-  await expect(table.getByRole('row').nth(1)).toContainText('ERROR');
-
-  // 3. Page 3, one page at a time; a reload shows the same page.
-  await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByText('Page 2', { exact: true })).toBeVisible();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByText('Page 3', { exact: true })).toBeVisible();
-  await expect(page.getByText(/^41–60 of \d+\+? servers$/)).toBeVisible();
-  const firstOnPage3 = await table.getByRole('row').nth(1).getByRole('link').textContent();
-  expect(new URL(page.url()).searchParams.get('page')).toBe('3');
-  await page.reload();
-  await expect(page.getByText('Page 3', { exact: true })).toBeVisible();
-  await expect(table.getByRole('row').nth(1).getByRole('link')).toHaveText(firstOnPage3 ?? '');
-  await snapshot('lists-servers-page3-1440');
-
-  // 4. The ten failed servers: found, ticked at once, deleted with one confirmation.
-  await page.goto(`/servers?q=${base}-fail&status=ERROR`);
-  await expect(table.getByRole('row')).toHaveCount(FAILED + 1);
-  await expect(table.getByText('No valid host was found').first()).toBeVisible();
-  await page.getByRole('checkbox', { name: 'Select every server on this page' }).check();
-  await expect(page.getByText(`${FAILED} selected`)).toBeVisible();
-  await page.getByRole('button', { name: 'Delete selected…' }).click();
-  const dialog = page.getByRole('dialog', { name: `Delete ${FAILED} servers?` });
-  await expect(dialog.getByRole('listitem')).toHaveCount(FAILED);
-  await scan('bulk delete confirmation');
-  await dialog.getByRole('button', { name: `Delete ${FAILED}` }).click();
-  await expect(dialog.getByRole('status')).toHaveText(`${FAILED} of ${FAILED} accepted.`, {
-    timeout: 60_000,
-  });
-  await expect(dialog.getByText('Deleting')).toHaveCount(FAILED);
-  await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByText('No server matches')).toBeVisible({ timeout: 60_000 });
-  const left = await ok<{ servers: unknown[] }>(
-    demo.http.get(`/compute/v2.1/servers?name=${base}-fail`),
-    'left',
-  );
-  expect(left.servers).toEqual([]);
-
-  // 5. The volumes list at 200, and both lists at 390 and 1,920 px.
-  await page.goto('/volumes?sort=size&dir=desc');
-  const volumes = page.getByRole('table', { name: 'Volumes' });
-  await expect(volumes.getByRole('row').nth(1)).toContainText('7 GB');
-  await expect(page.getByText(/^1–20 of \d+ volumes$/)).toBeVisible();
-  await scan('volumes list (200)');
-  for (const [width, height] of [
-    [390, 844],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const list of ['servers', 'volumes'] as const) {
-      await page.goto(`/${list}?sort=status`);
-      await expect(
-        page.getByRole('table', { name: list === 'servers' ? 'Servers' : 'Volumes' }),
-      ).toBeVisible();
-      expect(await pageOverflow(page), `${list} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
-      await snapshot(`lists-${list}-${width}`);
-      if (width === 390) await scan(`${list} list at 390 px`);
+  try {
+    const images = await ok<{ images: { id: string }[] }>(demo.http.get('/image/v2/images'), 'images');
+    const imageRef = images.images[0]?.id ?? '';
+    const huge = await ok<{ flavor: { id: string } }>(
+      admin.http.post('/compute/v2.1/flavors', {
+        data: { flavor: { name: `${base}-huge`, ram: 50_000_000, vcpus: 1, disk: 1 } },
+      }),
+      'flavor',
+    );
+    await multiCreate(demo, `${base}-fail`, FAILED, huge.flavor.id, imageRef);
+    const batches = Math.ceil((SERVERS - FAILED) / BATCH);
+    for (let b = 0; b < batches; b++) {
+      const count = Math.min(BATCH, SERVERS - FAILED - b * BATCH);
+      await multiCreate(demo, `${base}-b${b}`, count, '42', imageRef);
     }
-  }
+    await inParallel(
+      Array.from({ length: VOLUMES }, (_, i) => i),
+      8,
+      (i) =>
+        ok(
+          demo.http.post(`/volume/v3/${demo.projectId}/volumes`, {
+            data: {
+              volume: {
+                name: `${base}-vol-${i}`,
+                size: 1 + (i % 7),
+                ...(i % 4 === 0 ? { volume_type: 'multiattach' } : {}),
+              },
+            },
+          }),
+          `volume ${i}`,
+        ),
+    );
+    // Every server has left BUILD (placed, or failed for want of a host).
+    await expect
+      .poll(
+        async () =>
+          (
+            await ok<{ servers: unknown[] }>(
+              demo.http.get(`/compute/v2.1/servers?name=${base}&status=BUILD&limit=1`),
+              'building',
+            )
+          ).servers.length,
+        { timeout: 300_000, intervals: [1_000, 2_000, 5_000] },
+      )
+      .toBe(0);
+    const seeded = await ok<{ servers: unknown[] }>(
+      demo.http.get(`/compute/v2.1/servers?name=${base}&limit=1000`),
+      'count',
+    );
+    expect(seeded.servers).toHaveLength(SERVERS);
+    testInfo.annotations.push({
+      type: 'seeding',
+      description: `${SERVERS} servers, ${VOLUMES} volumes in ${Math.round((Date.now() - started) / 1000)} s`,
+    });
 
-  await admin.http.delete(`/compute/v2.1/flavors/${huge.flavor.id}`);
-  await admin.http.dispose();
-  await demo.http.dispose();
+    // --- The journey ------------------------------------------------------------------------------
+    await signIn(page, USERS.member);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Servers' }).click();
+    const table = page.getByRole('table', { name: 'Servers' });
+    await expect(table).toBeVisible();
+    // Nova does not count: the list says how many it knows of so far.
+    await expect(page.getByText(/^1–20 of 21\+ servers$/)).toBeVisible();
+    await scan('servers list (500)');
+
+    // 1. Find one server by name.
+    const wanted = `${base}-b3-17`;
+    await page.getByRole('searchbox', { name: 'Search servers by name or ID' }).fill(wanted);
+    await page.getByRole('searchbox', { name: 'Search servers by name or ID' }).press('Enter');
+    await expect(table.getByRole('link', { name: wanted, exact: true })).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(page.getByText('1–1 of 1 servers')).toBeVisible();
+    expect(new URL(page.url()).searchParams.get('q')).toBe(wanted);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(table.getByRole('row')).toHaveCount(21);
+
+    // 2. Sort by status: active first, then (descending) the failed ones first.
+    const statusSort = table.getByRole('columnheader', { name: /Status/ }).getByRole('button');
+    await statusSort.click();
+    await expect(table.getByRole('columnheader', { name: /Status/ })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+    await expect(table.getByRole('row').nth(1)).toContainText('ACTIVE');
+    await statusSort.click();
+    await expect(table.getByRole('columnheader', { name: /Status/ })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+    await expect(table.getByRole('row').nth(1)).toContainText('ERROR');
+
+    // 3. Page 3, one page at a time; a reload shows the same page.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText('Page 2', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText('Page 3', { exact: true })).toBeVisible();
+    await expect(page.getByText(/^41–60 of \d+\+? servers$/)).toBeVisible();
+    const firstOnPage3 = await table.getByRole('row').nth(1).getByRole('link').textContent();
+    expect(new URL(page.url()).searchParams.get('page')).toBe('3');
+    await page.reload();
+    await expect(page.getByText('Page 3', { exact: true })).toBeVisible();
+    await expect(table.getByRole('row').nth(1).getByRole('link')).toHaveText(firstOnPage3 ?? '');
+    await snapshot('lists-servers-page3-1440');
+
+    // 4. The ten failed servers: found, ticked at once, deleted with one confirmation.
+    await page.goto(`/servers?q=${base}-fail&status=ERROR`);
+    await expect(table.getByRole('row')).toHaveCount(FAILED + 1);
+    await expect(table.getByText('No valid host was found').first()).toBeVisible();
+    await page.getByRole('checkbox', { name: 'Select every server on this page' }).check();
+    await expect(page.getByText(`${FAILED} selected`)).toBeVisible();
+    await page.getByRole('button', { name: 'Delete selected…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${FAILED} servers?` });
+    await expect(dialog.getByRole('listitem')).toHaveCount(FAILED);
+    await scan('bulk delete confirmation');
+    await dialog.getByRole('button', { name: `Delete ${FAILED}` }).click();
+    await expect(dialog.getByRole('status')).toHaveText(`${FAILED} of ${FAILED} accepted.`, {
+      timeout: 60_000,
+    });
+    await expect(dialog.getByText('Deleting')).toHaveCount(FAILED);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByText('No server matches')).toBeVisible({ timeout: 60_000 });
+    const left = await ok<{ servers: unknown[] }>(
+      demo.http.get(`/compute/v2.1/servers?name=${base}-fail`),
+      'left',
+    );
+    expect(left.servers).toEqual([]);
+
+    // 5. The volumes list at 200, and both lists at 390 and 1,920 px.
+    await page.goto('/volumes?sort=size&dir=desc');
+    const volumes = page.getByRole('table', { name: 'Volumes' });
+    await expect(volumes.getByRole('row').nth(1)).toContainText('7 GB');
+    await expect(page.getByText(/^1–20 of \d+ volumes$/)).toBeVisible();
+    await scan('volumes list (200)');
+    for (const [width, height] of [
+      [390, 844],
+      [1920, 1080],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const list of ['servers', 'volumes'] as const) {
+        await page.goto(`/${list}?sort=status`);
+        await expect(
+          page.getByRole('table', { name: list === 'servers' ? 'Servers' : 'Volumes' }),
+        ).toBeVisible();
+        expect(await pageOverflow(page), `${list} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+        await snapshot(`lists-${list}-${width}`);
+        if (width === 390) await scan(`${list} list at 390 px`);
+      }
+    }
+
+    await admin.http.delete(`/compute/v2.1/flavors/${huge.flavor.id}`);
+  } finally {
+    await cleanUp(demo, base);
+    await admin.http.dispose();
+    await demo.http.dispose();
+  }
 });
