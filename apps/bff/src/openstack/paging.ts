@@ -138,3 +138,32 @@ export async function markerAfter<Item extends { id: string }>(
     marker = last.id;
   }
 }
+
+/**
+ * Page number `page` of a list read `size` at a time: from `marker` when the client kept one, else
+ * after skipping the pages before it (`skipPager` answers ids at least). Past the end: no items, and
+ * the count of every item there is.
+ */
+export async function pageAt<Item extends { id: string }>(
+  collection: string,
+  pager: (paging: PagingParams) => Promise<CountedPage<Item>>,
+  skipPager: (paging: PagingParams) => Promise<CountedPage<{ id: string }>>,
+  opts: { page: number; size: number; marker?: string; keep?: (item: Item) => boolean },
+): Promise<OnePage<Item>> {
+  let marker = opts.marker;
+  if (marker === undefined && opts.page > 1) {
+    const skipped = await markerAfter<{ id: string }>(
+      collection,
+      skipPager,
+      (opts.page - 1) * opts.size,
+      opts.keep as ((item: { id: string }) => boolean) | undefined,
+    );
+    if (skipped.marker === null) return { items: [], nextMarker: null, count: skipped.total };
+    marker = skipped.marker;
+  }
+  return onePage(collection, pager, {
+    size: opts.size,
+    ...(marker !== undefined ? { marker } : {}),
+    ...(opts.keep ? { keep: opts.keep } : {}),
+  });
+}

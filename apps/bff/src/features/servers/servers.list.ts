@@ -18,7 +18,7 @@ import {
   serverIdPager,
   serverPager,
 } from '../../openstack/nova.js';
-import { markerAfter, onePage } from '../../openstack/paging.js';
+import { pageAt } from '../../openstack/paging.js';
 import type { SessionData } from '../../platform/session-store.js';
 import {
   inScope,
@@ -75,31 +75,20 @@ export async function listServerPage(session: SessionData, q: ServerListQuery): 
       sortKey: SORT_KEYS[q.sort],
       sortDir: q.dir,
     };
-    let marker: string | undefined = q.marker;
-    let pastEnd: number | null = null;
-    if (marker === undefined && q.page > 1) {
-      const pager = keep ? serverPager(cloud, nq) : serverIdPager(cloud, nq);
-      const skipped = await markerAfter<{ id: string }>(
-        'servers',
-        pager,
-        (q.page - 1) * q.limit,
-        keep as ((s: { id: string }) => boolean) | undefined,
-      );
-      if (skipped.marker === null) pastEnd = skipped.total;
-      else marker = skipped.marker;
-    }
-    if (pastEnd !== null) {
-      found = [];
-      counted = pastEnd;
-    } else {
-      const page = await onePage('servers', serverPager(cloud, nq), {
+    const page = await pageAt(
+      'servers',
+      serverPager(cloud, nq),
+      keep ? serverPager(cloud, nq) : serverIdPager(cloud, nq),
+      {
+        page: q.page,
         size: q.limit,
-        ...(marker !== undefined ? { marker } : {}),
+        ...(q.marker !== undefined ? { marker: q.marker } : {}),
         ...(keep ? { keep } : {}),
-      });
-      found = page.items;
-      nextMarker = page.nextMarker;
-    }
+      },
+    );
+    found = page.items;
+    nextMarker = page.nextMarker;
+    counted = page.count;
   }
 
   const imageIds = [...new Set(found.flatMap((s) => (s.imageId ? [s.imageId] : [])))];

@@ -16,7 +16,7 @@ import {
   volumePager,
 } from '../../openstack/cinder.js';
 import { cloudFor } from '../../openstack/cloud-client.js';
-import { markerAfter, onePage } from '../../openstack/paging.js';
+import { pageAt } from '../../openstack/paging.js';
 import type { SessionData } from '../../platform/session-store.js';
 import { inScope, listScope, looksLikeId, mapLimited, pageInfo } from '../../platform/list-scope.js';
 import { toVolumeView } from './volumes.service.js';
@@ -77,32 +77,20 @@ export async function listVolumePage(session: SessionData, q: VolumeListQuery): 
       sortDir: q.dir,
       withCount: !keep,
     };
-    let marker: string | undefined = q.marker;
-    let pastEnd: number | null = null;
-    if (marker === undefined && q.page > 1) {
-      const pager = keep ? volumePager(cloud, { ...cq, withCount: false }) : volumeIdPager(cloud, cq);
-      const skipped = await markerAfter<{ id: string }>(
-        'volumes',
-        pager,
-        (q.page - 1) * q.limit,
-        keep as ((v: { id: string }) => boolean) | undefined,
-      );
-      if (skipped.marker === null) pastEnd = skipped.total;
-      else marker = skipped.marker;
-    }
-    if (pastEnd !== null) {
-      found = [];
-      counted = pastEnd;
-    } else {
-      const page = await onePage('volumes', volumePager(cloud, cq), {
+    const page = await pageAt(
+      'volumes',
+      volumePager(cloud, cq),
+      keep ? volumePager(cloud, { ...cq, withCount: false }) : volumeIdPager(cloud, cq),
+      {
+        page: q.page,
         size: q.limit,
-        ...(marker !== undefined ? { marker } : {}),
+        ...(q.marker !== undefined ? { marker: q.marker } : {}),
         ...(keep ? { keep } : {}),
-      });
-      found = page.items;
-      nextMarker = page.nextMarker;
-      counted = page.count;
-    }
+      },
+    );
+    found = page.items;
+    nextMarker = page.nextMarker;
+    counted = page.count;
   }
 
   const holds = await mapLimited(found, 8, (v) =>
