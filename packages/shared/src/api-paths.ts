@@ -34,4 +34,10 @@ export const apiPaths = {
   volumeExtend: (id: string) => `/api/volumes/${encodeURIComponent(id)}/extend`,
   volumeRetype: (id: string) => `/api/volumes/${encodeURIComponent(id)}/retype`,
   volumeBootable: (id: string) => `/api/volumes/${encodeURIComponent(id)}/bootable`,
+  // --- 15: what a launch picks from beyond the catalog ---
+  networks: '/api/networks',
+  securityGroups: '/api/security-groups',
+  keyPairs: '/api/key-pairs',
+  keyPair: (name: string) => `/api/key-pairs/${encodeURIComponent(name)}`,
+  quotas: '/api/quotas',
 } as const;

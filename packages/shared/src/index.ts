@@ -5,6 +5,7 @@ export * from './health.js';
 export * from './holds.js';
 export * from './hosts.js';
 export * from './launch.js';
+export * from './launch-choices.js';
 export * from './lists.js';
 export * from './preflight.js';
 export * from './servers.js';

@@ -30,6 +30,27 @@ export const launchRequestSchema = z
       .default([]),
     availabilityZone: z.string().max(255, 'Use at most 255 characters').optional(),
     /**
+     * Network ids, each server gets a port on every one; `none` keeps them off any network (the
+     * compute API takes it from 2.37). Absent: the cloud's choice (`auto` from 2.37: the project's
+     * one network). The wizard always says which.
+     */
+    networks: z
+      .union([
+        z.literal('none'),
+        z
+          .array(z.string().trim().min(1, 'Choose a network').max(64))
+          .min(1, 'Choose at least one network, or launch without a network')
+          .max(8, 'At most 8 networks'),
+      ])
+      .optional(),
+    /** Security group names or ids; absent: the cloud's (the project's `default`). */
+    securityGroups: z
+      .array(z.string().trim().min(1, 'Choose a security group').max(255))
+      .max(10, 'At most 10 security groups')
+      .optional(),
+    /** A key pair of this user's, injected into every server. */
+    keyName: z.string().trim().min(1).max(255, 'Use at most 255 characters').optional(),
+    /**
      * Required when a shared volume would have more than one read-write holder (this launch's
      * servers and any it has already), as for an attach.
      */
@@ -115,12 +136,52 @@ export const launchSchema = z.object({
 });
 export type Launch = z.infer<typeof launchSchema>;
 
+/** A quota the launch would use, as the plan weighs it. */
+export const launchQuotaCheckSchema = z.object({
+  resource: z.enum(['instances', 'cores', 'ram', 'volumes', 'gigabytes']),
+  label: z.string(),
+  /** What this launch takes. */
+  need: z.number(),
+  /** What the project has left (null: unlimited). */
+  left: z.number().nullable(),
+});
+export type LaunchQuotaCheck = z.infer<typeof launchQuotaCheckSchema>;
+
+/**
+ * Whether the cloud will place every server, asked before launch:
+ * - `dry-run`: the bundled cloud's scheduler dry-run extension (POST /os-scheduler-dry-run, 2.105);
+ * - `placement` / `hypervisors`: an admin's plan on a real cloud, from placement's or Nova's figures;
+ * - `unchecked`: a member on a real cloud, who may not read host figures (Nova's scheduler decides).
+ */
+export const launchCapacitySchema = z.object({
+  source: z.enum(['dry-run', 'placement', 'hypervisors', 'unchecked']),
+  requested: z.number().int(),
+  /** How many of them fit now (null when unchecked). */
+  fits: z.number().int().nullable(),
+  /** Per availability zone (the chosen one alone when a zone was chosen). */
+  zones: z.array(z.object({ zone: z.string(), fits: z.number().int() })),
+  /** In words: what was checked, or why it could not be. */
+  note: z.string(),
+});
+export type LaunchCapacity = z.infer<typeof launchCapacitySchema>;
+
 /** What a launch will do, shown on the wizard's review step before anything is created. */
 export const launchPlanSchema = z.object({
   strategy: z.enum(['multi-create', 'serial']),
   strategyReason: z.string(),
   requests: z.array(z.string()),
+  /** What stops the launch; `ok` is false while there is one. */
   problems: z.array(z.object({ field: z.string(), message: z.string() })),
+  /** What the user should know but does not stop it (a zone the volume is not in, capacity unchecked). */
+  warnings: z.array(z.object({ field: z.string(), message: z.string() })).default([]),
+  /** The quotas this launch uses, with what is left. */
+  quotas: z.array(launchQuotaCheckSchema).default([]),
+  capacity: launchCapacitySchema.nullable().default(null),
+  /**
+   * The largest count that quotas and capacity allow, when it is below the request (the plan
+   * offers to launch that many); null when the request fits or nothing could be counted.
+   */
+  maxCount: z.number().int().nullable().default(null),
   ok: z.boolean(),
 });
 export type LaunchPlan = z.infer<typeof launchPlanSchema>;
