@@ -16,6 +16,22 @@ export const serverSchema = z.object({
   fault: z.string().nullable(),
   createdAt: z.string(),
   attachments: z.array(attachmentSchema),
+  /** Nova's `addresses`, by network name: every fixed (and floating) address the server has. */
+  addresses: z
+    .array(
+      z.object({
+        network: z.string(),
+        address: z.string(),
+        version: z.number().int(),
+        /** OS-EXT-IPS:type: fixed or floating (null when the cloud does not say). */
+        type: z.string().nullable(),
+      }),
+    )
+    .default([]),
+  /** The key pair injected at create (Nova's key_name), or null. */
+  keyName: z.string().nullable().default(null),
+  /** Security group names Nova lists on the server. */
+  securityGroups: z.array(z.string()).default([]),
 });
 export type Server = z.infer<typeof serverSchema>;
 export const serverListSchema = z.object({ servers: z.array(serverSchema) });

@@ -38,6 +38,9 @@ const server = (over: Partial<NovaServer> = {}): NovaServer => ({
   updatedAt: null,
   reservationId: null,
   volumeIds: ['vol-1'],
+  addresses: [],
+  keyName: null,
+  securityGroups: [],
   ...over,
 });
 

@@ -30,6 +30,11 @@ export interface NovaServer {
   reservationId: string | null;
   /** Volumes Nova lists on the server (os-extended-volumes). */
   volumeIds: string[];
+  /** Nova's `addresses`, flattened: network name, address, IP version, fixed or floating. */
+  addresses: { network: string; address: string; version: number; type: string | null }[];
+  keyName: string | null;
+  /** Security group names (Nova lists a group once per port; repeats are dropped). */
+  securityGroups: string[];
 }
 
 export interface NovaAttachment {
@@ -127,6 +132,9 @@ interface RawServer {
   'OS-EXT-STS:task_state'?: string | null;
   'OS-EXT-STS:vm_state'?: string | null;
   'os-extended-volumes:volumes_attached'?: { id: string }[];
+  addresses?: Record<string, { addr?: string; version?: number; 'OS-EXT-IPS:type'?: string }[]>;
+  key_name?: string | null;
+  security_groups?: { name?: string }[];
 }
 
 interface RawAttachment {
@@ -172,6 +180,15 @@ function toServer(s: RawServer): NovaServer {
     updatedAt: orNull(s.updated),
     reservationId: orNull(s['OS-EXT-SRV-ATTR:reservation_id']),
     volumeIds: (s['os-extended-volumes:volumes_attached'] ?? []).map((v) => v.id),
+    addresses: Object.entries(s.addresses ?? {}).flatMap(([network, list]) =>
+      (Array.isArray(list) ? list : []).flatMap((a) =>
+        a?.addr
+          ? [{ network, address: a.addr, version: a.version ?? 4, type: a['OS-EXT-IPS:type'] ?? null }]
+          : [],
+      ),
+    ),
+    keyName: orNull(s.key_name),
+    securityGroups: [...new Set((s.security_groups ?? []).flatMap((g) => (g?.name ? [g.name] : [])))],
   };
 }
 

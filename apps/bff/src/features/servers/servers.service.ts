@@ -32,6 +32,9 @@ export function toServerView(
     fault: s.fault,
     createdAt: s.createdAt,
     attachments,
+    addresses: s.addresses,
+    keyName: s.keyName,
+    securityGroups: s.securityGroups,
   };
 }
 
