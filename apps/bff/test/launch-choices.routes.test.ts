@@ -242,3 +242,65 @@ describe('the plan checks what the servers plug into', () => {
     }
   });
 });
+
+describe('capacity on a cloud without the dry run (compute stops at 2.104, as every released Nova)', () => {
+  /** A signed-in client whose session sees the cloud as a real Nova: no 2.105, so no dry run. */
+  async function asRealCloud(user: 'demo' | 'admin') {
+    const c = await stack.signIn(user);
+    const session = await sessionOfClient(stack, c.cookie);
+    await stack.sessions.set({
+      ...session,
+      capabilities: {
+        ...session.capabilities,
+        compute: { ...session.capabilities.compute, maxVersion: '2.104' },
+        launchStrategy: 'serial',
+      },
+    });
+    return c;
+  }
+
+  const largest = async (c: ApiClient) => {
+    const flavors = (await c.get('/api/flavors')).body.flavors as {
+      id: string;
+      vcpus: number;
+      ramMb: number;
+    }[];
+    return [...flavors].sort((a, b) => b.vcpus - a.vcpus || b.ramMb - a.ramMb)[0]!;
+  };
+
+  it("counts an admin's launch from the hypervisors' figures, per zone, and refuses 40 of the largest flavor", async () => {
+    const c = await asRealCloud('admin');
+    const flavor = await largest(c);
+    const plan = (
+      await c.post('/api/launches/plan', launchBody({ ...imageBoot, count: 40, flavorId: flavor.id }))
+    ).body;
+    expect(plan.capacity.source).toBe('hypervisors');
+    expect(plan.capacity.fits).toBeLessThan(40);
+    expect(plan.capacity.zones.map((z: { zone: string }) => z.zone)).toEqual(['az2', 'nova']);
+    expect(plan.capacity.zones.reduce((n: number, z: { fits: number }) => n + z.fits, 0)).toBe(
+      plan.capacity.fits,
+    );
+    expect(plan.problems).toContainEqual({
+      field: 'count',
+      message: expect.stringMatching(
+        new RegExp(
+          `^(Only ${plan.capacity.fits} of the 40 servers fit|None of the 40 servers fits) on the cloud's hosts now \\(az2: \\d+, nova: \\d+\\)`,
+        ),
+      ),
+    });
+    expect(plan.capacity.note).toMatch(/^The hypervisors' own figures/);
+  });
+
+  it("leaves a member's launch unchecked, with a warning in words, and does not refuse it", async () => {
+    const c = await asRealCloud('demo');
+    const flavor = await largest(c);
+    const plan = (
+      await c.post('/api/launches/plan', launchBody({ ...imageBoot, count: 3, flavorId: flavor.id }))
+    ).body;
+    expect(plan.capacity).toMatchObject({ source: 'unchecked', requested: 3, fits: null, zones: [] });
+    expect(plan.warnings).toContainEqual({ field: 'count', message: plan.capacity.note });
+    expect(plan.capacity.note).toMatch(/No valid host/);
+    expect(plan.problems).toEqual([]);
+    expect(plan.ok).toBe(true);
+  });
+});

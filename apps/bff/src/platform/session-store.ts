@@ -21,6 +21,8 @@ export interface SessionData {
     image: string | null;
     /** Neutron; absent in sessions made before it was read from the catalog. */
     network?: string | null;
+    /** Placement (admins' capacity figures on a real cloud); absent as above. */
+    placement?: string | null;
   };
   capabilities: Capabilities;
   createdAt: string;

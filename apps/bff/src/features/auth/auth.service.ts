@@ -33,6 +33,7 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
         volume,
         image: endpointFor(token.catalog, ['image']),
         network: endpointFor(token.catalog, ['network']),
+        placement: endpointFor(token.catalog, ['placement']),
       },
       capabilities: capabilitiesFor(
         d.compute,

@@ -172,15 +172,30 @@ export function quotaChecks(
   return { quotas, problems, maxCount };
 }
 
-/** The capacity answer in the plan's words: a problem when fewer than asked fit, or a warning when unchecked. */
+/** Where a capacity count came from, with the count. */
+export interface CapacityFound {
+  source: 'dry-run' | 'placement' | 'hypervisors';
+  answer: DryRunAnswer;
+}
+
+const SOURCE_WORDS: Record<CapacityFound['source'], string> = {
+  'dry-run': "The cloud's scheduler",
+  placement: "Placement's figures for the cloud's hosts (after overcommit and reserved room) say it",
+  hypervisors: "The hypervisors' own figures (which leave out overcommit) say the cloud",
+};
+
+/**
+ * The capacity answer in the plan's words: a problem when fewer than asked fit, or a warning when
+ * it could not be counted (a member on a real cloud may not read host figures).
+ */
 export function capacityCheck(
   count: number,
-  answer: DryRunAnswer | null,
+  found: CapacityFound | null,
   zone: string | undefined,
 ): { capacity: LaunchCapacity; problems: Problem[]; warnings: Warning[]; fits: number | null } {
-  if (!answer) {
+  if (!found) {
     const note =
-      'This cloud does not say in advance how many servers its hosts can take; its scheduler decides when the servers are created, and any that do not fit end in ERROR.';
+      'This cloud does not let the dashboard count its free room in advance; its scheduler decides when the servers are created, and any that do not fit end in ERROR ("No valid host").';
     return {
       capacity: { source: 'unchecked', requested: count, fits: null, zones: [], note },
       problems: [],
@@ -188,29 +203,32 @@ export function capacityCheck(
       fits: null,
     };
   }
+  const { answer, source } = found;
   const zones = zone ? answer.zones.filter((z) => z.zone === zone) : answer.zones;
+  const fits = zone ? zones.reduce((n, z) => n + z.fits, 0) : answer.fits;
   const perZone = zones.map((z) => `${z.zone}: ${z.fits}`).join(', ');
   const where = zone ? ` in zone ${zone}` : '';
+  const inZones = perZone ? ` (${perZone})` : '';
   const note =
-    answer.fits >= count
-      ? `The cloud's scheduler can place all ${count} servers${where} now.`
-      : `The cloud's scheduler can place ${answer.fits} of the ${count} servers${where} now${perZone ? ` (${perZone})` : ''}.`;
+    fits >= count
+      ? `${SOURCE_WORDS[source]} can place all ${count} servers${where} now.`
+      : `${SOURCE_WORDS[source]} can place ${fits} of the ${count} servers${where} now${inZones}.`;
   const problems: Problem[] =
-    answer.fits >= count
+    fits >= count
       ? []
       : [
           {
             field: 'count',
             message:
-              answer.fits === 0
-                ? `None of the ${count} servers fits on the cloud's hosts${where} now${perZone ? ` (${perZone})` : ''}.`
-                : `Only ${answer.fits} of the ${count} servers fit on the cloud's hosts${where} now${perZone ? ` (${perZone})` : ''}. Launch ${answer.fits}, or fewer.`,
+              fits === 0
+                ? `None of the ${count} servers fits on the cloud's hosts${where} now${inZones}.`
+                : `Only ${fits} of the ${count} servers fit on the cloud's hosts${where} now${inZones}. Launch ${fits}, or fewer.`,
           },
         ];
   return {
-    capacity: { source: 'dry-run', requested: count, fits: answer.fits, zones, note },
+    capacity: { source, requested: count, fits, zones, note },
     problems,
     warnings: [],
-    fits: answer.fits,
+    fits,
   };
 }

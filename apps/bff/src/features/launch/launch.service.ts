@@ -8,8 +8,15 @@ import { cloudFor, type CloudClient } from '../../openstack/cloud-client.js';
 import { findImage } from '../../openstack/glance.js';
 import { describeMultiCreate, describeSerial } from '../../openstack/launch-calls.js';
 import { OpenStackFault } from '../../openstack/fault.js';
-import { deleteServer, findServer, listFlavors, listServers, listZones } from '../../openstack/nova.js';
-import { schedulerDryRun } from '../../openstack/capacity.js';
+import {
+  deleteServer,
+  type Flavor,
+  findServer,
+  listFlavors,
+  listServers,
+  listZones,
+} from '../../openstack/nova.js';
+import { adminCapacity, schedulerDryRun } from '../../openstack/capacity.js';
 import { computeLimits } from '../../openstack/limits.js';
 import { COMPUTE } from '../../openstack/microversions.js';
 import { listProjectNetworks, listSecurityGroups } from '../../openstack/neutron.js';
@@ -19,7 +26,13 @@ import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SessionData, SessionStore } from '../../platform/session-store.js';
 import { MemoryVolumeLock, type VolumeLock } from '../../platform/volume-lock.js';
-import { capacityCheck, networkProblems, quotaChecks, securityGroupProblems } from './launch.checks.js';
+import {
+  type CapacityFound,
+  capacityCheck,
+  networkProblems,
+  quotaChecks,
+  securityGroupProblems,
+} from './launch.checks.js';
 import { isFinal, LaunchTracker } from './launch.progress.js';
 import {
   DEFAULT_TIMING,
@@ -73,6 +86,39 @@ function sharedWrites(
     acknowledged: request.acknowledgeMultipleWriters,
     labels: new Map(shared.map((v) => [v.id, v.name ? `Volume ${v.name}` : `Volume ${v.id}`])),
   };
+}
+
+/**
+ * How many of the servers the cloud can place now: the bundled cloud's dry run; on a real cloud,
+ * for an admin, placement's or the hypervisors' figures; for a member nothing (null: unchecked).
+ * A failure to count is not a reason to refuse the launch: it is then unchecked too.
+ */
+async function countCapacity(
+  cloud: CloudClient,
+  request: LaunchRequest,
+  zone: string | undefined,
+  flavors: Flavor[],
+  volumes: (CinderVolume | null)[],
+): Promise<CapacityFound | null> {
+  const boot = request.boot;
+  const dry = await schedulerDryRun(cloud, {
+    flavorId: request.flavorId,
+    count: request.count,
+    ...(zone ? { availabilityZone: zone } : {}),
+    volumeBacked: boot.source === 'volume',
+    multiattach: volumes.some((v) => v?.multiattach),
+    readOnly:
+      (boot.source === 'volume' && boot.mode === 'ro') || request.dataVolumes.some((v) => v.mode === 'ro'),
+  }).catch(() => null);
+  if (dry) return { source: 'dry-run', answer: dry };
+  const flavor = flavors.find((f) => f.id === request.flavorId);
+  if (!cloud.session.isAdmin || !flavor) return null;
+  const size = {
+    vcpus: flavor.vcpus,
+    ramMb: flavor.ramMb,
+    diskGb: boot.source === 'volume' ? 0 : flavor.diskGb,
+  };
+  return adminCapacity(cloud, size).catch(() => null);
 }
 
 /** Statuses a volume may be in for one more server to take it. */
@@ -200,9 +246,10 @@ export function launchService(deps: {
     ] as const);
     const wantsNetworks = request.networks !== 'none';
     const wantsGroups = (request.securityGroups?.length ?? 0) > 0 && request.networks !== 'none';
-    const [flavors, image, zones, [bootVolume, dataVolumes], networks, groups, keyPair, limits, dryRun] =
+    const flavorsFound = listFlavors(cloud);
+    const [flavors, image, zones, [bootVolume, dataVolumes], networks, groups, keyPair, limits, counted] =
       await Promise.all([
-        listFlavors(cloud),
+        flavorsFound,
         boot.source === 'image' ? findImage(cloud, boot.imageId) : Promise.resolve(null),
         request.availabilityZone ? listZones(cloud) : Promise.resolve([]),
         volumesFound,
@@ -213,17 +260,8 @@ export function launchService(deps: {
           if (err instanceof OpenStackFault && err.status === 401) throw err;
           return null;
         }),
-        volumesFound.then(([b, d]) =>
-          schedulerDryRun(cloud, {
-            flavorId: request.flavorId,
-            count: request.count,
-            ...(zone ? { availabilityZone: zone } : {}),
-            volumeBacked: boot.source === 'volume',
-            multiattach: [b, ...d].some((v) => v?.multiattach),
-            readOnly:
-              (boot.source === 'volume' && boot.mode === 'ro') ||
-              request.dataVolumes.some((v) => v.mode === 'ro'),
-          }),
+        Promise.all([flavorsFound, volumesFound]).then(([fs, [b, d]]) =>
+          countCapacity(cloud, request, zone, fs, [b, ...d]),
         ),
       ]);
     if (!flavors.some((f) => f.id === request.flavorId)) {
@@ -296,7 +334,7 @@ export function launchService(deps: {
       });
     }
     problems.push(...quota.problems);
-    const capacity = capacityCheck(request.count, dryRun, zone);
+    const capacity = capacityCheck(request.count, counted, zone);
     problems.push(...capacity.problems);
     warnings.push(...capacity.warnings);
     // The largest count both quotas and capacity allow, offered when the request is above it.
