@@ -4,7 +4,7 @@ import { SEED_IMAGE_ID } from '../../cloud/src/image/seed.js';
 import { http } from '../../cloud/test/helpers/cloud.js';
 import { newSshKeyPair } from '../src/openstack/nova-keypairs.js';
 import { cloudData, sessionOfClient } from './helpers/cloud-data.js';
-import { launchBody } from './helpers/launch.js';
+import { launchBody, waitForLaunch } from './helpers/launch.js';
 import { type ApiClient, startStack, type TestStack } from './helpers/stack.js';
 
 let stack: TestStack;
@@ -237,6 +237,31 @@ describe('the plan checks what the servers plug into', () => {
       );
       expect(start.status).toBe(400);
       expect(start.body.error.code).toBe('launch_not_possible');
+    } finally {
+      await admin.nova('DELETE', `/os-quota-sets/${projectId}`);
+    }
+  });
+});
+
+describe("the cloud's own refusal at create", () => {
+  it("passes Nova's quota message through when the quota shrank between the plan and the launch", async () => {
+    const projectId = data.session.projectId;
+    const body = launchBody({ ...imageBoot, name: 'late', count: 2, networks: 'none' });
+    const plan = await demo.post('/api/launches/plan', body);
+    expect(plan.body.ok).toBe(true);
+    const used = (await data.nova('GET', '/limits')).body.limits.absolute.totalInstancesUsed as number;
+    await admin.nova('PUT', `/os-quota-sets/${projectId}`, { quota_set: { instances: used } });
+    try {
+      // Start reuses the plan it made a moment ago: the cloud is the one to refuse.
+      const res = await demo.post('/api/launches', body);
+      expect(res.status).toBe(202);
+      const done = (await waitForLaunch(demo, res.body.id)).body;
+      expect(done.status).toBe('failed');
+      for (const s of done.servers) {
+        expect(s.error).toMatch(
+          /^Quota exceeded for instances: Requested \d+, but already used \d+ of \d+ instances/,
+        );
+      }
     } finally {
       await admin.nova('DELETE', `/os-quota-sets/${projectId}`);
     }
