@@ -97,7 +97,7 @@ async function countCapacity(
   cloud: CloudClient,
   request: LaunchRequest,
   zone: string | undefined,
-  flavors: Flavor[],
+  flavors: Promise<Flavor[]>,
   volumes: (CinderVolume | null)[],
 ): Promise<CapacityFound | null> {
   const boot = request.boot;
@@ -111,8 +111,9 @@ async function countCapacity(
       (boot.source === 'volume' && boot.mode === 'ro') || request.dataVolumes.some((v) => v.mode === 'ro'),
   }).catch(() => null);
   if (dry) return { source: 'dry-run', answer: dry };
-  const flavor = flavors.find((f) => f.id === request.flavorId);
-  if (!cloud.session.isAdmin || !flavor) return null;
+  if (!cloud.session.isAdmin) return null;
+  const flavor = (await flavors.catch(() => [])).find((f) => f.id === request.flavorId);
+  if (!flavor) return null;
   const size = {
     vcpus: flavor.vcpus,
     ramMb: flavor.ramMb,
@@ -260,9 +261,8 @@ export function launchService(deps: {
           if (err instanceof OpenStackFault && err.status === 401) throw err;
           return null;
         }),
-        Promise.all([flavorsFound, volumesFound]).then(([fs, [b, d]]) =>
-          countCapacity(cloud, request, zone, fs, [b, ...d]),
-        ),
+        // The dry run waits for the volumes only (are they shared?); the flavors only if it is not there.
+        volumesFound.then(([b, d]) => countCapacity(cloud, request, zone, flavorsFound, [b, ...d])),
       ]);
     if (!flavors.some((f) => f.id === request.flavorId)) {
       problems.push({ field: 'flavorId', message: `Flavor ${request.flavorId} was not found.` });
