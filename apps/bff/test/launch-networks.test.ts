@@ -50,6 +50,9 @@ describe.each([
     expect(plan.status).toBe(200);
     expect(plan.body).toMatchObject({ ok: true, strategy, problems: [], maxCount: null });
     expect(plan.body.capacity).toMatchObject({ source: 'dry-run', requested: 3, fits: 3 });
+    expect(plan.body.requests.at(-1)).toBe(
+      `Every POST /servers carries networks [{uuid: ${network.id}} (private)], security_groups [default] and key_name key-${strategy}`,
+    );
     expect(plan.body.quotas.map((q: { resource: string }) => q.resource)).toEqual([
       'instances',
       'cores',

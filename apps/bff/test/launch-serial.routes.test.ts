@@ -45,7 +45,7 @@ describe('launch one server at a time (BFF_LAUNCH_STRATEGY=serial)', () => {
     const plan = await demo.post('/api/launches/plan', body);
     expect(plan.body).toMatchObject({ strategy: 'serial', ok: true });
     expect(plan.body.strategyReason).toMatch(/dashboard configuration/);
-    expect(plan.body.requests).toHaveLength(3);
+    expect(plan.body.requests).toHaveLength(4);
     expect(plan.body.requests[2]).toMatch(/attach_mode ro/);
 
     const res = await demo.post('/api/launches', body);

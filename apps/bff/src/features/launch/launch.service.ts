@@ -122,6 +122,27 @@ async function countCapacity(
   return adminCapacity(cloud, size).catch(() => null);
 }
 
+/** What every create of the launch carries besides its volumes: networks, groups, key pair. */
+function describeJoins(
+  request: LaunchRequest,
+  networks: { network: { id: string; name: string } }[],
+  networkChoice: boolean,
+): string {
+  const name = (id: string) => networks.find((n) => n.network.id === id)?.network.name || id;
+  const nets = Array.isArray(request.networks)
+    ? `networks [${request.networks.map((id) => `{uuid: ${id}} (${name(id)})`).join(', ')}]`
+    : request.networks === 'none'
+      ? 'networks "none" (no port)'
+      : networkChoice
+        ? `networks "auto" (the project's one network)`
+        : "no networks (the cloud picks the project's one network)";
+  const groups = request.securityGroups?.length
+    ? `security_groups [${request.securityGroups.join(', ')}]`
+    : "the project's default security group";
+  const key = request.keyName ? `key_name ${request.keyName}` : 'no key pair';
+  return `Every POST /servers carries ${nets}, ${groups} and ${key}`;
+}
+
 /** Statuses a volume may be in for one more server to take it. */
 const SHARED_OK = new Set(['available', 'in-use', 'reserved', 'attaching']);
 
@@ -350,6 +371,7 @@ export function launchService(deps: {
       strategy === 'multi-create'
         ? describeMultiCreate(request.count, bootMapping, imageId, data)
         : describeSerial(cloud, request.count, bootMapping, imageId, data);
+    requests.push(describeJoins(request, networks, cloud.computeHas(COMPUTE.networkChoice)));
     return {
       plan: {
         strategy,
