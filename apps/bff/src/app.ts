@@ -22,6 +22,8 @@ import { volumeActionsRoutes } from './features/volumes/volume-actions.routes.js
 import { preflightRoutes } from './features/preflight/preflight.routes.js';
 import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
+// --- web17: snapshots ---
+import { snapshotsRoutes } from './features/snapshots/snapshots.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
 import { accessLog } from './platform/access-log.js';
@@ -118,6 +120,8 @@ export function createBffApp(deps: BffDeps): Express {
     ...serverListRoutes(),
     ...volumeListRoutes(),
     ...projectsRoutes({ authUrl: config.authUrl }),
+    // --- web17: snapshots ---
+    ...snapshotsRoutes(changes),
   ];
   routes.push(...openapiRoutes(() => routes));
 

@@ -40,4 +40,9 @@ export const apiPaths = {
   keyPairs: '/api/key-pairs',
   keyPair: (name: string) => `/api/key-pairs/${encodeURIComponent(name)}`,
   quotas: '/api/quotas',
+  // --- web17: snapshots ---
+  snapshots: '/api/snapshots',
+  snapshot: (id: string) => `/api/snapshots/${encodeURIComponent(id)}`,
+  snapshotVolumes: (id: string) => `/api/snapshots/${encodeURIComponent(id)}/volumes`,
+  volumeSnapshots: (id: string) => `/api/volumes/${encodeURIComponent(id)}/snapshots`,
 } as const;

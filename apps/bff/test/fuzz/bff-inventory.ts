@@ -149,6 +149,17 @@ export const bffEndpoints: BffEndpoint[] = [
       pick(n, [{ type: 'multiattach' }, { type: '__DEFAULT__', migrationPolicy: 'on-demand' }]),
   }),
   E('PUT /api/volumes/:id/bootable', { body: ({ n }) => ({ bootable: n % 2 === 0 }) }),
+  // --- web17: snapshots ---
+  E('GET /api/snapshots', { query: ({ n }) => pick(n, ['', 'all=1']) }),
+  E('GET /api/volumes/:id/snapshots'),
+  E('POST /api/volumes/:id/snapshots', {
+    body: ({ n }) =>
+      pick(n, [{ name: `fz-snap-${n}` }, { name: `fz-snap-${n}`, force: true, description: 'd' }]),
+  }),
+  E('DELETE /api/snapshots/:id'),
+  E('POST /api/snapshots/:id/volumes', {
+    body: ({ n }) => pick(n, [{ name: `fz-from-snap-${n}` }, { name: `fz-from-snap-${n}`, sizeGb: 2 }]),
+  }),
 ];
 
 /** The kind of id a path parameter holds. */
@@ -156,6 +167,8 @@ export function idKindOf(path: string, param: string): IdKind {
   if (param === 'volumeId' || path.startsWith('/api/volumes/')) return 'volume';
   if (path.startsWith('/api/servers/')) return 'server';
   if (path.startsWith('/api/launches/')) return 'launch';
+  // --- web17: snapshots: no snapshot fixtures, so volume ids take the not-found path ---
+  if (path.startsWith('/api/snapshots/')) return 'volume';
   throw new Error(`no id kind for :${param} in ${path}`);
 }
 
