@@ -8,6 +8,7 @@ import { ServerDetailPage } from '../features/servers/components/server-detail-p
 import { ServersPage } from '../features/servers/components/servers-page';
 import { VolumeDetailPage } from '../features/volumes/components/volume-detail-page';
 import { VolumesPage } from '../features/volumes/components/volumes-page';
+import { SnapshotsPage } from '../features/volumes/components/snapshots/snapshots-page';
 import type { AttachmentSlots } from '../lib/attachment-slots';
 import { LaunchProgressPage } from '../features/launch/components/launch-progress-page';
 import { LaunchWizard } from '../features/launch/components/launch-wizard';
@@ -52,5 +53,7 @@ export function appRoutes(session: Session) {
     <Route key="launch-progress" path="launches/:id" element={<LaunchProgressPage />} />,
     <Route key="launches" path="launches" element={<LaunchesPage session={session} />} />,
     <Route key="topology" path="topology" element={<TopologyRoute session={session} />} />,
+    // --- web17: snapshots ---
+    <Route key="snapshots" path="snapshots" element={<SnapshotsPage session={session} />} />,
   ];
 }

@@ -12,9 +12,11 @@ import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/u
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
+import { useNotice } from '../../../lib/use-notice';
 import { useDeleteVolume } from '../api/delete-volume';
 import { useVolume } from '../api/get-volume';
 import { liveHold, serverHold, strayRecord, writerCount } from './holds';
+import { VolumeSnapshots } from './snapshots/volume-snapshots';
 import { VolumeActions } from './volume-actions/volume-actions';
 
 const TRAIL = { list: 'Volumes', listPath: '/volumes' };
@@ -84,7 +86,7 @@ function VolumeDetail({
   const ids = { attach: useId(), del: useId() };
   const [attaching, setAttaching] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
   const remove = useDeleteVolume();
   const { AttachDialog, DetachButton } = slots;
 
@@ -252,6 +254,8 @@ function VolumeDetail({
           <p className="text-sm text-slate-600">{HOSTS_HIDDEN_NOTE}</p>
         )}
       </section>
+
+      <VolumeSnapshots volume={v} onNotice={setNotice} />
 
       <AttachDialog
         open={attaching}
