@@ -45,4 +45,6 @@ export const apiPaths = {
   snapshot: (id: string) => `/api/snapshots/${encodeURIComponent(id)}`,
   snapshotVolumes: (id: string) => `/api/snapshots/${encodeURIComponent(id)}/volumes`,
   volumeSnapshots: (id: string) => `/api/volumes/${encodeURIComponent(id)}/snapshots`,
+  // --- web17: bulk detach ---
+  bulkDetach: '/api/attachments/detach',
 } as const;

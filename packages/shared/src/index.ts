@@ -15,3 +15,5 @@ export * from './volumes.js';
 export * from './volume-actions.js';
 // --- web17: snapshots ---
 export * from './snapshots.js';
+// --- web17: bulk detach ---
+export * from './bulk-detach.js';

@@ -318,6 +318,18 @@ const rows: Row[] = [
       body: { name: uniqueName(`authz-${role}-from-snap`) },
     }),
   },
+  // --- web17: bulk detach ---
+  {
+    // Per-attachment refusals (the reader's 403, the other member's 404) are outcomes in a 200.
+    route: 'POST /api/attachments/detach',
+    expect: signedIn(200),
+    probe: async (role) => {
+      const { serverId, volumeId } = spends(role)
+        ? await w.freshNovaAttachment()
+        : { serverId: w.demo.server, volumeId: w.demo.shared };
+      return { path: '/api/attachments/detach', body: { items: [{ serverId, volumeId }] } };
+    },
+  },
 ];
 
 /** One call as a role, kept for the token, cookie and leak checks. */

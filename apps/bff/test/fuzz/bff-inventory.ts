@@ -160,6 +160,12 @@ export const bffEndpoints: BffEndpoint[] = [
   E('POST /api/snapshots/:id/volumes', {
     body: ({ n }) => pick(n, [{ name: `fz-from-snap-${n}` }, { name: `fz-from-snap-${n}`, sizeGb: 2 }]),
   }),
+  // --- web17: bulk detach ---
+  E('POST /api/attachments/detach', {
+    body: (c) => ({
+      items: [{ serverId: own(c, 'server')[0], volumeId: own(c, 'volume')[pick(c.n, [0, 1])] }],
+    }),
+  }),
 ];
 
 /** The kind of id a path parameter holds. */
