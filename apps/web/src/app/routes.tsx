@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Route } from 'react-router';
 import { Loading } from '../components/ui/spinner';
 import { AttachVolumeDialog } from '../features/attach-volume/components/attach-volume-dialog';
+import { BulkDetachDialog, detachBlock } from '../features/attach-volume/components/bulk-detach-dialog';
 import { DetachAttachmentButton } from '../features/attach-volume/components/detach-attachment-button';
 import { ServerDetailPage } from '../features/servers/components/server-detail-page';
 import { ServersPage } from '../features/servers/components/servers-page';
@@ -19,6 +20,9 @@ import { usePrefetchTopology } from '../features/topology/api/get-topology';
 const attachmentSlots: AttachmentSlots = {
   AttachDialog: AttachVolumeDialog,
   DetachButton: DetachAttachmentButton,
+  // --- web17: bulk detach ---
+  BulkDetachDialog,
+  detachBlock,
 };
 
 // Lazy: React Flow stays out of the sign-in page's JavaScript.

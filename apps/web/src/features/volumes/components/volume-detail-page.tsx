@@ -1,4 +1,4 @@
-import { type Capabilities, type Session, type Volume, HOSTS_HIDDEN_NOTE } from '@sv/shared';
+import { type Attachment, type Capabilities, type Session, type Volume, HOSTS_HIDDEN_NOTE } from '@sv/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Badge, ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
@@ -88,7 +88,23 @@ function VolumeDetail({
   const [deleting, setDeleting] = useState(false);
   const [notice, setNotice] = useNotice();
   const remove = useDeleteVolume();
-  const { AttachDialog, DetachButton } = slots;
+  const { AttachDialog, DetachButton, BulkDetachDialog } = slots;
+  // Bulk detach (web17): the servers picked, by id; rows that cannot be detached are not pickable.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [bulkDetaching, setBulkDetaching] = useState<Attachment[] | null>(null);
+  const pickBlock = (a: Attachment): string | null =>
+    strayRecord(a)
+      ? 'Not known to the compute service, which detaches only what it attached.'
+      : (slots.detachBlock?.(a) ?? null);
+  const pickable = BulkDetachDialog ? v.attachments.filter((a) => pickBlock(a) === null) : [];
+  const pickedRows = pickable.filter((a) => picked.has(a.serverId));
+  const togglePick = (serverId: string, on: boolean) =>
+    setPicked((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(serverId);
+      else next.delete(serverId);
+      return next;
+    });
 
   const noAttach = attachBlock(v, session.capabilities);
   const noDelete = deleteBlock(v);
@@ -174,9 +190,20 @@ function VolumeDetail({
       </dl>
 
       <section aria-labelledby="attachments-title" className="space-y-2">
-        <h2 id="attachments-title" className="text-lg font-semibold">
-          Attachments <span className="font-normal text-slate-600">({live.length})</span>
-        </h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="attachments-title" className="mr-auto text-lg font-semibold">
+            Attachments <span className="font-normal text-slate-600">({live.length})</span>
+          </h2>
+          {pickable.length > 0 && (
+            <Button
+              variant="danger"
+              disabled={pickedRows.length === 0}
+              onClick={() => setBulkDetaching(pickedRows)}
+            >
+              Detach {pickedRows.length > 0 ? pickedRows.length : ''}
+            </Button>
+          )}
+        </div>
         {v.attachments.length === 0 ? (
           <EmptyState
             title="Not attached to any server"
@@ -191,6 +218,19 @@ function VolumeDetail({
         ) : (
           <Table caption={`Servers holding volume ${v.name || v.id}`}>
             <THead>
+              {pickable.length > 0 && (
+                <Th className="w-8">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every server that can be detached"
+                    className="h-4 w-4 accent-blue-700"
+                    checked={pickedRows.length === pickable.length}
+                    onChange={(e) =>
+                      setPicked(new Set(e.target.checked ? pickable.map((a) => a.serverId) : []))
+                    }
+                  />
+                </Th>
+              )}
               <Th>Server</Th>
               <Th>Device</Th>
               <Th>Mode</Th>
@@ -204,6 +244,19 @@ function VolumeDetail({
             <TBody>
               {v.attachments.map((a) => (
                 <Tr key={`${a.serverId}-${a.attachmentId ?? 'pending'}`}>
+                  {pickable.length > 0 && (
+                    <Td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${a.serverName ?? a.serverId}`}
+                        title={pickBlock(a) ?? undefined}
+                        className="h-4 w-4 accent-blue-700"
+                        disabled={pickBlock(a) !== null}
+                        checked={pickBlock(a) === null && picked.has(a.serverId)}
+                        onChange={(e) => togglePick(a.serverId, e.target.checked)}
+                      />
+                    </Td>
+                  )}
                   <Td>
                     {strayRecord(a) ? (
                       // Not the server's volume: no link to a page that does not list it.
@@ -256,6 +309,14 @@ function VolumeDetail({
       </section>
 
       <VolumeSnapshots volume={v} onNotice={setNotice} />
+
+      {BulkDetachDialog && bulkDetaching && (
+        <BulkDetachDialog
+          attachments={bulkDetaching.map((a) => ({ ...a, volumeName: a.volumeName ?? v.name }))}
+          onClose={() => setBulkDetaching(null)}
+          onDone={() => setPicked(new Set())}
+        />
+      )}
 
       <AttachDialog
         open={attaching}
