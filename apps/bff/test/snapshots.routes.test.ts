@@ -109,6 +109,25 @@ describe('snapshots', () => {
     await stack.cloud.settle();
     expect((await demo.get(`/api/volumes/${larger.body.volumeId}`)).body).toMatchObject({ sizeGb: 3 });
 
+    // A shared (multiattach) copy of a plain volume's snapshot.
+    const shared = await demo.post(`/api/snapshots/${snap.body.id}/volumes`, {
+      name: 'shared-copy',
+      type: 'multiattach',
+    });
+    expect(shared.status, shared.text).toBe(202);
+    await stack.cloud.settle();
+    expect((await demo.get(`/api/volumes/${shared.body.volumeId}`)).body).toMatchObject({
+      type: 'multiattach',
+      shared: true,
+      sizeGb: 2,
+    });
+    const unknownType = await demo.post(`/api/snapshots/${snap.body.id}/volumes`, {
+      name: 'x',
+      type: 'no-such-type',
+    });
+    expect(unknownType.status).toBe(400);
+    expect(unknownType.body.error.code).toBe('unknown_reference');
+
     const smaller = await demo.post(`/api/snapshots/${snap.body.id}/volumes`, { name: 'small', sizeGb: 1 });
     expect(smaller.status).toBe(400);
     expect(smaller.body.error.details.fields).toEqual({
