@@ -58,7 +58,7 @@ describe('bulk detach on the volume page', () => {
         ],
       }),
     ]);
-    const detachN = await screen.findByRole('button', { name: /^Detach\s*$/ });
+    const detachN = await screen.findByRole('button', { name: 'Detach selected' });
     expect(detachN).toBeDisabled();
     // A root disk cannot be picked.
     expect(screen.getByRole('checkbox', { name: 'Select boot-1' })).toBeDisabled();

@@ -200,7 +200,7 @@ function VolumeDetail({
               disabled={pickedRows.length === 0}
               onClick={() => setBulkDetaching(pickedRows)}
             >
-              Detach {pickedRows.length > 0 ? pickedRows.length : ''}
+              {pickedRows.length > 0 ? `Detach ${pickedRows.length}` : 'Detach selected'}
             </Button>
           )}
         </div>
