@@ -23,6 +23,8 @@ import { preflightRoutes } from './features/preflight/preflight.routes.js';
 import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { launchChoicesRoutes } from './features/launch-choices/launch-choices.routes.js';
+// --- web17: snapshots ---
+import { snapshotsRoutes } from './features/snapshots/snapshots.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
 import { accessLog } from './platform/access-log.js';
@@ -121,6 +123,8 @@ export function createBffApp(deps: BffDeps): Express {
     ...projectsRoutes({ authUrl: config.authUrl }),
     // --- 15: what a launch picks from beyond the catalog ---
     ...launchChoicesRoutes(),
+    // --- web17: snapshots ---
+    ...snapshotsRoutes(changes),
   ];
   routes.push(...openapiRoutes(() => routes));
 

@@ -40,4 +40,11 @@ export const apiPaths = {
   keyPairs: '/api/key-pairs',
   keyPair: (name: string) => `/api/key-pairs/${encodeURIComponent(name)}`,
   quotas: '/api/quotas',
+  // --- web17: snapshots ---
+  snapshots: '/api/snapshots',
+  snapshot: (id: string) => `/api/snapshots/${encodeURIComponent(id)}`,
+  snapshotVolumes: (id: string) => `/api/snapshots/${encodeURIComponent(id)}/volumes`,
+  volumeSnapshots: (id: string) => `/api/volumes/${encodeURIComponent(id)}/snapshots`,
+  // --- web17: bulk detach ---
+  bulkDetach: '/api/attachments/detach',
 } as const;

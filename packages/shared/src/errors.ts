@@ -51,6 +51,9 @@ export const apiErrorCodeSchema = z.enum([
   // --- Q: volume actions ---
   /** The cloud refused an extend, type change or bootable change for the volume's state; its message says why. */
   'volume_action_refused',
+  // --- web17: snapshots ---
+  /** The cloud refused to take or delete a snapshot, or to make a volume from one, in its state; its message says why. */
+  'snapshot_refused',
 ]);
 export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
 /** The codes by name, to compare with: `err.code === ApiErrorCode.not_found`. */

@@ -13,3 +13,7 @@ export * from './session.js';
 export * from './topology.js';
 export * from './volumes.js';
 export * from './volume-actions.js';
+// --- web17: snapshots ---
+export * from './snapshots.js';
+// --- web17: bulk detach ---
+export * from './bulk-detach.js';

@@ -32,6 +32,8 @@ import {
   rawRequest,
   signedIn,
 } from './bff-authz.js';
+// --- web17: snapshots ---
+import { demoSnapshot } from './snapshot-probes.js';
 
 /**
  * Every /api route against every role, through the BFF as a browser uses it (session cookie, CSRF
@@ -309,6 +311,48 @@ const rows: Row[] = [
     },
   },
   { route: 'GET /api/quotas', expect: signedIn(200), probe: () => ({ path: '/api/quotas' }) },
+  // --- web17: snapshots ---
+  { route: 'GET /api/snapshots', expect: signedIn(200), probe: () => ({ path: '/api/snapshots' }) },
+  {
+    route: 'GET /api/volumes/:id/snapshots',
+    expect: demos(200, missing),
+    probe: () => ({ path: `/api/volumes/${w.demo.plain}/snapshots` }),
+  },
+  {
+    route: 'POST /api/volumes/:id/snapshots',
+    expect: demos(202, missing, cloudPolicy('volume:create_snapshot')),
+    probe: async (role) => ({
+      path: `/api/volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}/snapshots`,
+      body: { name: uniqueName(`authz-${role}-snap`) },
+    }),
+  },
+  {
+    route: 'DELETE /api/snapshots/:id',
+    expect: demos(202, missing, cloudPolicy('volume:delete_snapshot')),
+    probe: async (role) => ({
+      path: `/api/snapshots/${await demoSnapshot(stack, await w.freshVolume('member'), uniqueName(`authz-${role}-snap`))}`,
+    }),
+  },
+  {
+    route: 'POST /api/snapshots/:id/volumes',
+    expect: demos(202, missing, cloudPolicy('volume:create')),
+    probe: async (role) => ({
+      path: `/api/snapshots/${await demoSnapshot(stack, await w.freshVolume('member'), uniqueName(`authz-${role}-snap`))}/volumes`,
+      body: { name: uniqueName(`authz-${role}-from-snap`) },
+    }),
+  },
+  // --- web17: bulk detach ---
+  {
+    // Per-attachment refusals (the reader's 403, the other member's 404) are outcomes in a 200.
+    route: 'POST /api/attachments/detach',
+    expect: signedIn(200),
+    probe: async (role) => {
+      const { serverId, volumeId } = spends(role)
+        ? await w.freshNovaAttachment()
+        : { serverId: w.demo.server, volumeId: w.demo.shared };
+      return { path: '/api/attachments/detach', body: { items: [{ serverId, volumeId }] } };
+    },
+  },
 ];
 
 /** One call as a role, kept for the token, cookie and leak checks. */

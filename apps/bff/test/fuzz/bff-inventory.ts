@@ -160,6 +160,23 @@ export const bffEndpoints: BffEndpoint[] = [
   }),
   E('DELETE /api/key-pairs/:name'),
   E('GET /api/quotas'),
+  // --- web17: snapshots ---
+  E('GET /api/snapshots', { query: ({ n }) => pick(n, ['', 'all=1']) }),
+  E('GET /api/volumes/:id/snapshots'),
+  E('POST /api/volumes/:id/snapshots', {
+    body: ({ n }) =>
+      pick(n, [{ name: `fz-snap-${n}` }, { name: `fz-snap-${n}`, force: true, description: 'd' }]),
+  }),
+  E('DELETE /api/snapshots/:id'),
+  E('POST /api/snapshots/:id/volumes', {
+    body: ({ n }) => pick(n, [{ name: `fz-from-snap-${n}` }, { name: `fz-from-snap-${n}`, sizeGb: 2 }]),
+  }),
+  // --- web17: bulk detach ---
+  E('POST /api/attachments/detach', {
+    body: (c) => ({
+      items: [{ serverId: own(c, 'server')[0], volumeId: own(c, 'volume')[pick(c.n, [0, 1])] }],
+    }),
+  }),
 ];
 
 /** An ssh public key to import (any valid one will do; the private half is not needed). */
@@ -171,6 +188,8 @@ export function idKindOf(path: string, param: string): IdKind {
   if (path.startsWith('/api/servers/')) return 'server';
   if (path.startsWith('/api/launches/')) return 'launch';
   if (path.startsWith('/api/key-pairs/')) return 'keyPair';
+  // --- web17: snapshots: no snapshot fixtures, so volume ids take the not-found path ---
+  if (path.startsWith('/api/snapshots/')) return 'volume';
   throw new Error(`no id kind for :${param} in ${path}`);
 }
 

@@ -34,6 +34,9 @@ export function Layout({ session }: { session: Session }) {
             <NavLink to="/volumes" className={navClass}>
               Volumes
             </NavLink>
+            <NavLink to="/snapshots" className={navClass}>
+              Snapshots
+            </NavLink>
             <NavLink to="/servers" className={navClass}>
               Servers
             </NavLink>

@@ -3,11 +3,13 @@ import { lazy, Suspense } from 'react';
 import { Route } from 'react-router';
 import { Loading } from '../components/ui/spinner';
 import { AttachVolumeDialog } from '../features/attach-volume/components/attach-volume-dialog';
+import { BulkDetachDialog, detachBlock } from '../features/attach-volume/components/bulk-detach-dialog';
 import { DetachAttachmentButton } from '../features/attach-volume/components/detach-attachment-button';
 import { ServerDetailPage } from '../features/servers/components/server-detail-page';
 import { ServersPage } from '../features/servers/components/servers-page';
 import { VolumeDetailPage } from '../features/volumes/components/volume-detail-page';
 import { VolumesPage } from '../features/volumes/components/volumes-page';
+import { SnapshotsPage } from '../features/volumes/components/snapshots/snapshots-page';
 import type { AttachmentSlots } from '../lib/attachment-slots';
 import { LaunchProgressPage } from '../features/launch/components/launch-progress-page';
 import { LaunchWizard } from '../features/launch/components/launch-wizard';
@@ -18,6 +20,9 @@ import { usePrefetchTopology } from '../features/topology/api/get-topology';
 const attachmentSlots: AttachmentSlots = {
   AttachDialog: AttachVolumeDialog,
   DetachButton: DetachAttachmentButton,
+  // --- web17: bulk detach ---
+  BulkDetachDialog,
+  detachBlock,
 };
 
 // Lazy: React Flow stays out of the sign-in page's JavaScript.
@@ -52,5 +57,7 @@ export function appRoutes(session: Session) {
     <Route key="launch-progress" path="launches/:id" element={<LaunchProgressPage />} />,
     <Route key="launches" path="launches" element={<LaunchesPage session={session} />} />,
     <Route key="topology" path="topology" element={<TopologyRoute session={session} />} />,
+    // --- web17: snapshots ---
+    <Route key="snapshots" path="snapshots" element={<SnapshotsPage session={session} />} />,
   ];
 }

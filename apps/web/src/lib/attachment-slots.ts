@@ -1,4 +1,4 @@
-import type { Attachment, Capabilities } from '@sv/shared';
+import type { Attachment, Capabilities, DetachOutcome } from '@sv/shared';
 import type { ComponentType } from 'react';
 
 /**
@@ -20,4 +20,13 @@ export interface AttachmentSlots {
     /** Called once the BFF accepted the detach. */
     onDetached?: (attachment: Attachment) => void;
   }>;
+  // --- web17: bulk detach ---
+  /** Detach several at once: a confirmation naming them, then each one's outcome. */
+  BulkDetachDialog?: ComponentType<{
+    attachments: Attachment[];
+    onClose: () => void;
+    onDone?: (outcomes: DetachOutcome[]) => void;
+  }>;
+  /** Why an attachment cannot be picked for a detach (a root disk, one already detaching), or null. */
+  detachBlock?: (attachment: Attachment) => string | null;
 }

@@ -31,4 +31,11 @@ export const queryKeys = {
   topology: (filters: Record<string, string>) => ['topology', filters] as const,
   /** Prefix of every topology query, whatever its filters. */
   topologyAll: ['topology'] as const,
+  // --- web17: snapshots ---
+  /** Under the volumes prefix: a volume change (live update, mutation) refreshes its snapshots too. */
+  snapshots: {
+    all: ['volumes', 'snapshots'] as const,
+    ofProject: (all: boolean) => ['volumes', 'snapshots', 'project', all] as const,
+    ofVolume: (id: string) => ['volumes', 'snapshots', 'volume', id] as const,
+  },
 };

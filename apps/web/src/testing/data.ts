@@ -7,7 +7,9 @@ import {
   preflightSchema,
   type Server,
   type Session,
+  type Snapshot,
   serverSchema,
+  snapshotSchema,
   sessionSchema,
   type Volume,
   volumeSchema,
@@ -114,6 +116,22 @@ export function makePreflight(over: Partial<Preflight> = {}): Preflight {
   return preflightSchema.parse({
     subject: { kind: 'server', id: 'srv-1', name: 'web-1' },
     candidates: [],
+    ...over,
+  });
+}
+
+// --- web17: snapshots ---
+export function makeSnapshot(over: Partial<Snapshot> = {}): Snapshot {
+  return snapshotSchema.parse({
+    id: 'snap-1',
+    name: 'nightly',
+    description: null,
+    status: 'available',
+    sizeGb: 10,
+    volumeId: 'vol-1',
+    volumeName: 'data',
+    projectId: 'p-demo',
+    createdAt: '2026-01-02T00:00:00Z',
     ...over,
   });
 }

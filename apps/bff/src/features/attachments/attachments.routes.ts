@@ -1,12 +1,20 @@
-import { acceptedSchema, attachmentSchema, attachVolumeRequestSchema } from '@sv/shared';
+import {
+  acceptedSchema,
+  attachmentSchema,
+  attachVolumeRequestSchema,
+  bulkDetachRequestSchema,
+  bulkDetachResultSchema,
+} from '@sv/shared';
 import type { ChangeBus } from '../../platform/events.js';
 import { type ApiRoute, route } from '../../platform/route-table.js';
 import type { VolumeLock } from '../../platform/volume-lock.js';
 import { attachmentsService } from './attachments.service.js';
+import { bulkDetachService } from './bulk-detach.service.js';
 
 /** Attaching a volume to a server and detaching it. */
 export function attachmentsRoutes(changes: ChangeBus, volumeLock: VolumeLock): ApiRoute[] {
   const attachments = attachmentsService(changes, { volumeLock });
+  const bulk = bulkDetachService(changes);
   return [
     route({
       method: 'post',
@@ -27,6 +35,17 @@ export function attachmentsRoutes(changes: ChangeBus, volumeLock: VolumeLock): A
         await attachments.detach(session, params.id, params.volumeId);
         return { accepted: true } as const;
       },
+    }),
+    // --- web17: bulk detach ---
+    route({
+      method: 'post',
+      path: '/api/attachments/detach',
+      summary:
+        "Detach several attachments; each one's outcome (detached, still detaching, or the cloud's refusal)",
+      tag: 'attachments',
+      body: bulkDetachRequestSchema,
+      response: { schema: bulkDetachResultSchema },
+      handler: async ({ session, body }) => ({ outcomes: await bulk.detach(session, body) }),
     }),
   ];
 }

@@ -1,4 +1,11 @@
-import { acceptedSchema, apiPaths, volumeSchema, volumeTypeListSchema, type Volume } from '@sv/shared';
+import {
+  snapshotListSchema,
+  acceptedSchema,
+  apiPaths,
+  volumeSchema,
+  volumeTypeListSchema,
+  type Volume,
+} from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
@@ -26,6 +33,8 @@ function show(volume: Volume = plain, extra: RequestHandler[] = []) {
     bff.get(apiPaths.volume(volume.id), volumeSchema, volume),
     bff.get(apiPaths.volumeTypes, volumeTypeListSchema, types),
     ...extra,
+    // The page's Snapshots section (web17).
+    bff.get(apiPaths.volumeSnapshots(volume.id), snapshotListSchema, { snapshots: [] }),
   );
   const calls = recordRequests();
   renderWithProviders(<VolumeDetailPage session={makeSession()} slots={slots} />, {

@@ -1,4 +1,11 @@
-import { acceptedSchema, apiPaths, preflightSchema, projectListSchema, volumeSchema } from '@sv/shared';
+import {
+  snapshotListSchema,
+  acceptedSchema,
+  apiPaths,
+  preflightSchema,
+  projectListSchema,
+  volumeSchema,
+} from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
@@ -30,6 +37,8 @@ function show(volume = attached, session = makeSession(), extra: RequestHandler[
       projects: [{ id: volume.projectId ?? 'p', name: 'research' }],
     }),
     ...extra,
+    // The page's Snapshots section (web17).
+    bff.get(apiPaths.volumeSnapshots(volume.id), snapshotListSchema, { snapshots: [] }),
   );
   const calls = recordRequests();
   renderWithProviders(<VolumeDetailPage session={session} slots={slots} />, {

@@ -1,4 +1,4 @@
-import { type Capabilities, type Session, type Volume, HOSTS_HIDDEN_NOTE } from '@sv/shared';
+import { type Attachment, type Capabilities, type Session, type Volume, HOSTS_HIDDEN_NOTE } from '@sv/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Badge, ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
@@ -12,9 +12,11 @@ import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/u
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
+import { useNotice } from '../../../lib/use-notice';
 import { useDeleteVolume } from '../api/delete-volume';
 import { useVolume } from '../api/get-volume';
 import { liveHold, serverHold, strayRecord, writerCount } from './holds';
+import { VolumeSnapshots } from './snapshots/volume-snapshots';
 import { VolumeActions } from './volume-actions/volume-actions';
 
 const TRAIL = { list: 'Volumes', listPath: '/volumes' };
@@ -84,9 +86,25 @@ function VolumeDetail({
   const ids = { attach: useId(), del: useId() };
   const [attaching, setAttaching] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
   const remove = useDeleteVolume();
-  const { AttachDialog, DetachButton } = slots;
+  const { AttachDialog, DetachButton, BulkDetachDialog } = slots;
+  // Bulk detach (web17): the servers picked, by id; rows that cannot be detached are not pickable.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [bulkDetaching, setBulkDetaching] = useState<Attachment[] | null>(null);
+  const pickBlock = (a: Attachment): string | null =>
+    strayRecord(a)
+      ? 'Not known to the compute service, which detaches only what it attached.'
+      : (slots.detachBlock?.(a) ?? null);
+  const pickable = BulkDetachDialog ? v.attachments.filter((a) => pickBlock(a) === null) : [];
+  const pickedRows = pickable.filter((a) => picked.has(a.serverId));
+  const togglePick = (serverId: string, on: boolean) =>
+    setPicked((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(serverId);
+      else next.delete(serverId);
+      return next;
+    });
 
   const noAttach = attachBlock(v, session.capabilities);
   const noDelete = deleteBlock(v);
@@ -172,9 +190,20 @@ function VolumeDetail({
       </dl>
 
       <section aria-labelledby="attachments-title" className="space-y-2">
-        <h2 id="attachments-title" className="text-lg font-semibold">
-          Attachments <span className="font-normal text-slate-600">({live.length})</span>
-        </h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="attachments-title" className="mr-auto text-lg font-semibold">
+            Attachments <span className="font-normal text-slate-600">({live.length})</span>
+          </h2>
+          {pickable.length > 0 && (
+            <Button
+              variant="danger"
+              disabled={pickedRows.length === 0}
+              onClick={() => setBulkDetaching(pickedRows)}
+            >
+              {pickedRows.length > 0 ? `Detach ${pickedRows.length}` : 'Detach selected'}
+            </Button>
+          )}
+        </div>
         {v.attachments.length === 0 ? (
           <EmptyState
             title="Not attached to any server"
@@ -189,6 +218,19 @@ function VolumeDetail({
         ) : (
           <Table caption={`Servers holding volume ${v.name || v.id}`}>
             <THead>
+              {pickable.length > 0 && (
+                <Th className="w-8">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every server that can be detached"
+                    className="h-4 w-4 accent-blue-700"
+                    checked={pickedRows.length === pickable.length}
+                    onChange={(e) =>
+                      setPicked(new Set(e.target.checked ? pickable.map((a) => a.serverId) : []))
+                    }
+                  />
+                </Th>
+              )}
               <Th>Server</Th>
               <Th>Device</Th>
               <Th>Mode</Th>
@@ -202,6 +244,19 @@ function VolumeDetail({
             <TBody>
               {v.attachments.map((a) => (
                 <Tr key={`${a.serverId}-${a.attachmentId ?? 'pending'}`}>
+                  {pickable.length > 0 && (
+                    <Td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${a.serverName ?? a.serverId}`}
+                        title={pickBlock(a) ?? undefined}
+                        className="h-4 w-4 accent-blue-700"
+                        disabled={pickBlock(a) !== null}
+                        checked={pickBlock(a) === null && picked.has(a.serverId)}
+                        onChange={(e) => togglePick(a.serverId, e.target.checked)}
+                      />
+                    </Td>
+                  )}
                   <Td>
                     {strayRecord(a) ? (
                       // Not the server's volume: no link to a page that does not list it.
@@ -252,6 +307,16 @@ function VolumeDetail({
           <p className="text-sm text-slate-600">{HOSTS_HIDDEN_NOTE}</p>
         )}
       </section>
+
+      <VolumeSnapshots volume={v} onNotice={setNotice} />
+
+      {BulkDetachDialog && bulkDetaching && (
+        <BulkDetachDialog
+          attachments={bulkDetaching.map((a) => ({ ...a, volumeName: a.volumeName ?? v.name }))}
+          onClose={() => setBulkDetaching(null)}
+          onDone={() => setPicked(new Set())}
+        />
+      )}
 
       <AttachDialog
         open={attaching}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { useNotice } from '../../../lib/use-notice';
 import { CreateVolumeDialog } from './create-volume-dialog';
 import { VolumesTable } from './volumes-table';
 
@@ -10,7 +11,7 @@ export function VolumesPage({ session }: { session: Session }) {
   const [params] = useSearchParams();
   const wide = session.isAdmin && (params.get('all') === '1' || params.has('project'));
   const [creating, setCreating] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
 
   return (
     <section aria-labelledby="volumes-title" className="space-y-4">

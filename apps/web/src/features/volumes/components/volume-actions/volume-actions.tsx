@@ -291,7 +291,9 @@ function RetypeDialog({ volume: v, onClose, onDone }: DialogArgs) {
 
 function BootableDialog({ volume: v, onClose, onDone }: DialogArgs) {
   const set = useSetVolumeBootable();
-  const next = !v.bootable;
+  // The change the dialog was opened for: the volume refetches while the request is pending, and
+  // the question must not flip to its opposite under the user's eyes.
+  const [next] = useState(() => !v.bootable);
   return (
     <ConfirmDialog
       open
