@@ -113,11 +113,12 @@ describe('regex denial of service (finding 1)', () => {
 
     expect(hostile.status, JSON.stringify(figures)).toBe(200);
     expect(hostile.body.servers).toEqual([]);
-    expect(hostile.ms, JSON.stringify(figures)).toBeLessThan(1_000);
+    // Before the fix these took minutes; 5 s leaves room for a loaded machine and still fails that.
+    expect(hostile.ms, JSON.stringify(figures)).toBeLessThan(5_000);
     expect(tokenDuring.status).toBe(201);
     expect(volumesDuring.status).toBe(200);
-    expect(tokenDuring.ms, JSON.stringify(figures)).toBeLessThan(1_000);
-    expect(volumesDuring.ms, JSON.stringify(figures)).toBeLessThan(1_000);
+    expect(tokenDuring.ms, JSON.stringify(figures)).toBeLessThan(5_000);
+    expect(volumesDuring.ms, JSON.stringify(figures)).toBeLessThan(5_000);
     // The name still matches the filters it should.
     const plain = await timed(`/compute/v2.1/servers?name=%5Ea%2B!%24`, { version: 'compute 2.60' });
     expect(plain.body.servers.map((s: Json) => s.name)).toEqual([HOSTILE_NAME]);

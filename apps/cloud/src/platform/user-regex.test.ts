@@ -20,8 +20,9 @@ describe('userRegex', () => {
     expect(search('(a+)+$', value)).toBe(false);
     expect(search('(a|aa)+$', value)).toBe(false);
     expect(search('(.*a){20}$', value)).toBe(false);
-    // A backtracking engine needs longer than the universe has for these.
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A backtracking engine needs longer than the universe has for these; the bound is loose so that
+    // a loaded CI machine (a second here, not minutes) does not fail the test.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it("reads Python's spellings RE2 writes otherwise", () => {
@@ -72,6 +73,7 @@ describe('likeSearch', () => {
   it('stays linear however many wildcards the pattern has', () => {
     const started = performance.now();
     expect(likeSearch(`${'%a'.repeat(2000)}%b`).test('a'.repeat(255))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Backtracking takes minutes here; the loose bound only keeps a loaded machine from failing it.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -93,7 +93,8 @@ describe('regex query filters', () => {
     const res = await nova('GET', '/servers?name=(a%2B)%2B%24');
     expect(res.status).toBe(200);
     expect(names(res)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The backtracking engine froze for minutes; 10 s only leaves room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('hostname, availability_zone and reservation_id are regexes too (407, 408)', async () => {
