@@ -403,7 +403,8 @@ describe('python-openstackclient: key pairs, limits and quotas', () => {
     await osc('keypair', 'delete', 'osc-key');
     const after = await oscJson<{ Name: string }[]>('keypair', 'list');
     expect(after.map((k) => k.Name)).not.toContain('osc-key');
-  });
+    // Each `openstack` call is a few seconds of Python start-up, more while the other suites run.
+  }, 120_000);
 
   it('shows absolute limits and quotas, and sets a quota as the admin', async () => {
     const limits = await oscJson<{ Name: string; Value: number }[]>('limits', 'show', '--absolute');
@@ -418,5 +419,5 @@ describe('python-openstackclient: key pairs, limits and quotas', () => {
     expect(text).toMatch(/"instances": ?7/);
     expect(text).toMatch(/"volumes": ?8/);
     await oscAdmin('quota', 'set', '--instances', '10', '--volumes', '10', 'demo');
-  });
+  }, 120_000);
 });
