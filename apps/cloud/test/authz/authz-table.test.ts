@@ -1159,7 +1159,45 @@ const rows: Row[] = [
       body: { quota_class_set: { backups: 10 } },
     }),
   },
+  // --- cloud14v: identity catalog (services and endpoints for admins, regions for any token) ---
+  {
+    route: 'GET /identity/v3/services',
+    expect: adminOnly(200, keystonePolicy('list_services')),
+    probe: () => ({ path: '/identity/v3/services' }),
+  },
+  {
+    route: 'GET /identity/v3/services/:serviceId',
+    expect: adminOnly(200, keystonePolicy('get_service')),
+    probe: async (w) => ({ path: `/identity/v3/services/${await catalogIdOf(w, 'services')}` }),
+  },
+  {
+    route: 'GET /identity/v3/endpoints',
+    expect: adminOnly(200, keystonePolicy('list_endpoints')),
+    probe: () => ({ path: '/identity/v3/endpoints' }),
+  },
+  {
+    route: 'GET /identity/v3/endpoints/:endpointId',
+    expect: adminOnly(200, keystonePolicy('get_endpoint')),
+    probe: async (w) => ({ path: `/identity/v3/endpoints/${await catalogIdOf(w, 'endpoints')}` }),
+  },
+  {
+    route: 'GET /identity/v3/regions',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/regions' }),
+  },
+  {
+    route: 'GET /identity/v3/regions/:regionId',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/regions/RegionOne' }),
+  },
 ];
+
+// --- cloud14v: identity catalog ---
+/** The first service's or endpoint's id, as the admin lists them. */
+async function catalogIdOf(w: AuthzWorld, collection: 'services' | 'endpoints'): Promise<string> {
+  const listed = await w.must(w.actors.admin, 'GET', `/identity/v3/${collection}`);
+  return (listed.body[collection] as { id: string }[])[0]!.id;
+}
 
 /**
  * Neutron's five resources, each list/create/show/update/delete: readers read, the other

@@ -40,7 +40,11 @@ export type IdKind =
   | 'volumeServiceAction'
   // --- C2: tenancy ---
   | 'keypair'
-  | 'quotaClass';
+  | 'quotaClass'
+  // --- cloud14v: identity catalog ---
+  | 'catalogService'
+  | 'catalogEndpoint'
+  | 'region';
 
 export interface CloudFixtures {
   admin: Session;
@@ -237,6 +241,14 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     }
   }
 
+  // --- cloud14v: identity catalog ---
+  const catalogServiceIds = (
+    (await ok(tc, 'GET', '/identity/v3/services', a)).services as { id: string }[]
+  ).map((x) => x.id);
+  const catalogEndpointIds = (
+    (await ok(tc, 'GET', '/identity/v3/endpoints?interface=public', a)).endpoints as { id: string }[]
+  ).map((x) => x.id);
+
   return {
     admin,
     member,
@@ -265,6 +277,10 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // --- C2: tenancy ---
       keypair: ['fuzz-key'],
       quotaClass: ['default', 'fuzz-class'],
+      // --- cloud14v: identity catalog ---
+      catalogService: [...catalogServiceIds, 'fuzz-missing'],
+      catalogEndpoint: [...catalogEndpointIds, 'fuzz-missing'],
+      region: ['RegionOne', 'fuzz-missing'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {

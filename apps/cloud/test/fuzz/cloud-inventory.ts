@@ -615,6 +615,13 @@ export const cloudEndpoints: Endpoint[] = [
     version: VOLUME,
     body: ({ n }) => ({ quota_class_set: { backups: 10 + (n % 5) } }),
   }),
+  // --- cloud14v: identity catalog ---
+  E('GET /identity/v3/services'),
+  E('GET /identity/v3/services/:serviceId'),
+  E('GET /identity/v3/endpoints'),
+  E('GET /identity/v3/endpoints/:endpointId'),
+  E('GET /identity/v3/regions'),
+  E('GET /identity/v3/regions/:regionId'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -661,6 +668,10 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-quota-class-sets': 'quotaClass',
     // Neutron's quotas of a project.
     quotas: 'project',
+    // --- cloud14v: identity catalog ---
+    services: 'catalogService',
+    endpoints: 'catalogEndpoint',
+    regions: 'region',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);
