@@ -1190,6 +1190,76 @@ const rows: Row[] = [
     expect: anyToken(200),
     probe: () => ({ path: '/identity/v3/regions/RegionOne' }),
   },
+  // --- cloud14v: Cinder os-hosts and extensions; Nova flavor extra specs (write) ---
+  {
+    route: 'GET /volume/v3/:projectId/os-hosts',
+    expect: adminOnly(200, policy('volume_extension:hosts')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-hosts` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-hosts/:host',
+    expect: adminOnly(200, policy('volume_extension:hosts')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-hosts/cloud@lvmdriver-1` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/capabilities/:host',
+    expect: adminOnly(200, policy('volume_extension:capabilities')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/capabilities/cloud@lvmdriver-1` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/backups',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/backups` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/backups/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/backups/detail` }),
+  },
+  {
+    // No backup service runs, so there is never a backup to show: a 404 for everyone with a token.
+    route: 'GET /volume/v3/:projectId/backups/:backupId',
+    expect: anyToken(404),
+    probe: (_w, role) => ({ path: `${cinder(role)}/backups/0b7d6f4e-0000-4000-8000-000000000001` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/extensions',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/extensions` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/extensions/:alias',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/extensions/os-hosts` }),
+  },
+  {
+    route: 'POST /compute/v2.1/flavors/:id/os-extra_specs',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-extra-specs:create')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshFlavor() : '42'}/os-extra_specs`,
+      body: { extra_specs: { 'authz:key': 'v' } },
+    }),
+  },
+  {
+    route: 'PUT /compute/v2.1/flavors/:id/os-extra_specs/:key',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-extra-specs:update')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshFlavor() : '42'}/os-extra_specs/authz:key`,
+      body: { 'authz:key': 'v2' },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-extra-specs:delete')),
+    probe: async (w, role) => {
+      if (!isAdmin(role)) return { path: '/compute/v2.1/flavors/42/os-extra_specs/authz:key' };
+      const id = await freshFlavor();
+      await w.must(w.actors.admin, 'POST', `/compute/v2.1/flavors/${id}/os-extra_specs`, {
+        body: { extra_specs: { 'authz:key': 'v' } },
+      });
+      return { path: `/compute/v2.1/flavors/${id}/os-extra_specs/authz:key` };
+    },
+  },
 ];
 
 // --- cloud14v: identity catalog ---

@@ -462,3 +462,14 @@ describe('python-openstackclient: the service catalog for admins', () => {
     await expect(osc('endpoint', 'list')).rejects.toThrow(/identity:list_endpoints/);
   }, 180_000);
 });
+
+// --- cloud14v: volume backups (read-only) ---
+describe('python-openstackclient: volume backups', () => {
+  it('lists no backups (no backup service runs) and says so for a missing one', async () => {
+    const listed = JSON.parse(await osc('volume', 'backup', 'list', '-f', 'json')) as unknown[];
+    expect(listed).toEqual([]);
+    await expect(osc('volume', 'backup', 'show', 'nosuch')).rejects.toThrow(
+      /No volumebackup with a name or ID of 'nosuch' exists/,
+    );
+  }, 120_000);
+});

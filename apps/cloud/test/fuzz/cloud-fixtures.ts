@@ -44,7 +44,10 @@ export type IdKind =
   // --- cloud14v: identity catalog ---
   | 'catalogService'
   | 'catalogEndpoint'
-  | 'region';
+  | 'region'
+  | 'volumeHost'
+  | 'volumeExtension'
+  | 'backup';
 
 export interface CloudFixtures {
   admin: Session;
@@ -281,6 +284,10 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       catalogService: [...catalogServiceIds, 'fuzz-missing'],
       catalogEndpoint: [...catalogEndpointIds, 'fuzz-missing'],
       region: ['RegionOne', 'fuzz-missing'],
+      volumeHost: ['cloud@lvmdriver-1', 'cloud', 'fuzz-missing'],
+      volumeExtension: ['os-hosts', 'backups', 'fuzz-missing'],
+      // No backup service runs: no backup id exists.
+      backup: ['0b7d6f4e-0000-4000-8000-000000000001'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
