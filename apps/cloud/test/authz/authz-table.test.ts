@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpResult, type RequestOptions, startCloud, type TestCloud } from '../helpers/cloud.js';
 import {
@@ -1223,6 +1224,21 @@ const rows: Row[] = [
     probe: (_w, role) => ({ path: `${cinder(role)}/backups/0b7d6f4e-0000-4000-8000-000000000001` }),
   },
   {
+    route: 'GET /volume/v3/:projectId/types/:typeId/os-volume-type-access',
+    expect: adminOnly(200, policy('volume_extension:volume_type_access:get_all_for_type')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await privateType()}/os-volume-type-access`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/types/:typeId/action',
+    expect: adminOnly(202, policy('volume_extension:volume_type_access:addProjectAccess')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await privateType()}/action`,
+      body: { addProjectAccess: { project: randomUUID() } },
+    }),
+  },
+  {
     route: 'GET /volume/v3/:projectId/extensions',
     expect: anyToken(200),
     probe: (_w, role) => ({ path: `${cinder(role)}/extensions` }),
@@ -1261,6 +1277,17 @@ const rows: Row[] = [
     },
   },
 ];
+
+// --- cloud14v: a private volume type, for the type access rows ---
+let privateTypeId: Promise<string> | undefined;
+function privateType(): Promise<string> {
+  privateTypeId ??= w
+    .must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/types`, {
+      body: { volume_type: { name: uniqueName('authz-private'), 'os-volume-type-access:is_public': false } },
+    })
+    .then((res) => res.body.volume_type.id as string);
+  return privateTypeId;
+}
 
 // --- cloud14v: identity catalog ---
 /** The first service's or endpoint's id, as the admin lists them. */

@@ -626,6 +626,14 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /volume/v3/:projectId/os-hosts'),
   E('GET /volume/v3/:projectId/os-hosts/:host'),
   E('GET /volume/v3/:projectId/capabilities/:host'),
+  E('GET /volume/v3/:projectId/types/:typeId/os-volume-type-access'),
+  E('POST /volume/v3/:projectId/types/:typeId/action', {
+    version: VOLUME,
+    body: ({ n, fx }) =>
+      n % 2 === 0
+        ? { addProjectAccess: { project: fx.member.projectId } }
+        : { removeProjectAccess: { project: fx.member.projectId } },
+  }),
   E('GET /volume/v3/:projectId/backups'),
   E('GET /volume/v3/:projectId/backups/detail'),
   E('GET /volume/v3/:projectId/backups/:backupId'),

@@ -4,8 +4,8 @@ import { v3Url } from './links.view.js';
 export const REGION = 'RegionOne';
 const INTERFACES = ['public', 'internal', 'admin'] as const;
 
-/** Keystone's URL template for the project of the token (devstack registers Cinder's endpoints with it). */
-const PROJECT_TEMPLATE = '$(project_id)s';
+/** Keystone's URL template for the token's project, as Cinder's endpoints are registered (capture 751). */
+const PROJECT_TEMPLATE = '%(project_id)s';
 
 /** Stable ids, so a catalog looks the same on every call and in every process. */
 const stableId = (...parts: string[]) =>
@@ -22,7 +22,7 @@ export interface CatalogEndpoint {
   serviceId: string;
   interface: (typeof INTERFACES)[number];
   region: string;
-  /** As registered: Cinder's holds `$(project_id)s`, filled in per token in the catalog. */
+  /** As registered: Cinder's holds `%(project_id)s`, filled in per token in the catalog. */
   url: string;
 }
 

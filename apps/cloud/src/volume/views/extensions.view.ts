@@ -1,6 +1,6 @@
 /**
- * The extensions Cinder 21 loads (`cinder/api/contrib`), in the order its extension manager finds
- * them on a Debian install: name, alias, the descriptor's docstring as is, and when it was updated.
+ * The extensions Cinder 21 loads (`cinder/api/contrib`), in the order the reference cloud lists them
+ * (capture 756): name, alias, the descriptor's docstring as is, and when it was updated.
  */
 export const CINDER_EXTENSIONS: readonly {
   name: string;

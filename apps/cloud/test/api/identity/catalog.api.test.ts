@@ -94,7 +94,7 @@ describe('services, endpoints and regions (read-only, from the catalog)', () => 
       interface: 'public',
       region_id: 'RegionOne',
       service_id: cinder.id,
-      url: `${tc.url}/volume/v3/$(project_id)s`,
+      url: `${tc.url}/volume/v3/%(project_id)s`,
       enabled: true,
       region: 'RegionOne',
       links: { self: `${tc.url}/identity/v3/endpoints/${publicVolume.id}` },
