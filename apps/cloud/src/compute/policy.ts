@@ -51,6 +51,10 @@ export const RULES = {
   attachmentCreate: 'os_compute_api:os-volumes-attachments:create',
   attachmentUpdate: 'os_compute_api:os-volumes-attachments:update',
   attachmentDelete: 'os_compute_api:os-volumes-attachments:delete',
+  // --- cloud14v: flavor extra specs ---
+  flavorExtraSpecsCreate: 'os_compute_api:os-flavor-extra-specs:create',
+  flavorExtraSpecsUpdate: 'os_compute_api:os-flavor-extra-specs:update',
+  flavorExtraSpecsDelete: 'os_compute_api:os-flavor-extra-specs:delete',
 } as const;
 
 /** The rule `POST /servers/{id}/action` checks for each action this cloud implements. */

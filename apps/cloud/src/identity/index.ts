@@ -4,6 +4,7 @@ import { OpenStackError } from '../platform/http/errors.js';
 import { keystoneAuth, requireToken } from './auth-middleware.js';
 import { keystoneFaultHandler, keystoneHeaders, keystoneJsonBody, NOT_FOUND_MESSAGE } from './http.js';
 import { authRoutes } from './routes/auth.routes.js';
+import { catalogRoutes } from './routes/catalog.routes.js';
 import { domainRoutes } from './routes/domains.routes.js';
 import { grantRoutes } from './routes/grants.routes.js';
 import { projectRoutes } from './routes/projects.routes.js';
@@ -40,6 +41,7 @@ export function createIdentity(deps: CloudDeps): Identity {
   router.use(roleRoutes(deps.store, authed));
   router.use(grantRoutes(deps.store, authed));
   router.use(domainRoutes(deps.store, authed));
+  router.use(catalogRoutes(authed));
   router.use(() => {
     throw new OpenStackError(404, NOT_FOUND_MESSAGE);
   });

@@ -16,6 +16,8 @@ import { createAttachmentsService, type NovaClient } from './service/attachments
 import { createBackend } from './service/backend.js';
 import { createPoolsService } from './service/pools.service.js';
 import { createServicesService } from './service/services.service.js';
+import { createHostsService } from './service/hosts.service.js';
+import { createBackupsService } from './service/backups.service.js';
 import { createSnapshotsService } from './service/snapshots.service.js';
 import { createVolumeMetadataService } from './service/volume-metadata.service.js';
 import { createTypesService } from './service/types.service.js';
@@ -74,6 +76,9 @@ export function createVolumeService(
     }),
     // --- C2: tenancy ---
     quotas: createVolumeQuotasService(store),
+    // --- cloud14v: block storage gaps ---
+    hosts: createHostsService({ store }),
+    backups: createBackupsService(),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpResult, type RequestOptions, startCloud, type TestCloud } from '../helpers/cloud.js';
 import {
@@ -1170,7 +1171,141 @@ const rows: Row[] = [
     }),
   },
   // --- end cloud15 ---
+  // --- cloud14v: identity catalog (services and endpoints for admins, regions for any token) ---
+  {
+    route: 'GET /identity/v3/services',
+    expect: adminOnly(200, keystonePolicy('list_services')),
+    probe: () => ({ path: '/identity/v3/services' }),
+  },
+  {
+    route: 'GET /identity/v3/services/:serviceId',
+    expect: adminOnly(200, keystonePolicy('get_service')),
+    probe: async (w) => ({ path: `/identity/v3/services/${await catalogIdOf(w, 'services')}` }),
+  },
+  {
+    route: 'GET /identity/v3/endpoints',
+    expect: adminOnly(200, keystonePolicy('list_endpoints')),
+    probe: () => ({ path: '/identity/v3/endpoints' }),
+  },
+  {
+    route: 'GET /identity/v3/endpoints/:endpointId',
+    expect: adminOnly(200, keystonePolicy('get_endpoint')),
+    probe: async (w) => ({ path: `/identity/v3/endpoints/${await catalogIdOf(w, 'endpoints')}` }),
+  },
+  {
+    route: 'GET /identity/v3/regions',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/regions' }),
+  },
+  {
+    route: 'GET /identity/v3/regions/:regionId',
+    expect: anyToken(200),
+    probe: () => ({ path: '/identity/v3/regions/RegionOne' }),
+  },
+  // --- cloud14v: Cinder os-hosts and extensions; Nova flavor extra specs (write) ---
+  {
+    route: 'GET /volume/v3/:projectId/os-hosts',
+    expect: adminOnly(200, policy('volume_extension:hosts')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-hosts` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/os-hosts/:host',
+    expect: adminOnly(200, policy('volume_extension:hosts')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/os-hosts/cloud@lvmdriver-1` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/capabilities/:host',
+    expect: adminOnly(200, policy('volume_extension:capabilities')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/capabilities/cloud@lvmdriver-1` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/backups',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/backups` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/backups/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/backups/detail` }),
+  },
+  {
+    // No backup service runs, so there is never a backup to show: a 404 for everyone with a token.
+    route: 'GET /volume/v3/:projectId/backups/:backupId',
+    expect: anyToken(404),
+    probe: (_w, role) => ({ path: `${cinder(role)}/backups/0b7d6f4e-0000-4000-8000-000000000001` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/os-volume-type-access',
+    expect: adminOnly(200, policy('volume_extension:volume_type_access:get_all_for_type')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await privateType()}/os-volume-type-access`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/types/:typeId/action',
+    expect: adminOnly(202, policy('volume_extension:volume_type_access:addProjectAccess')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await privateType()}/action`,
+      body: { addProjectAccess: { project: randomUUID() } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/extensions',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/extensions` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/extensions/:alias',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/extensions/os-hosts` }),
+  },
+  {
+    route: 'POST /compute/v2.1/flavors/:id/os-extra_specs',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-extra-specs:create')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshFlavor() : '42'}/os-extra_specs`,
+      body: { extra_specs: { 'authz:key': 'v' } },
+    }),
+  },
+  {
+    route: 'PUT /compute/v2.1/flavors/:id/os-extra_specs/:key',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-extra-specs:update')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshFlavor() : '42'}/os-extra_specs/authz:key`,
+      body: { 'authz:key': 'v2' },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-extra-specs:delete')),
+    probe: async (w, role) => {
+      if (!isAdmin(role)) return { path: '/compute/v2.1/flavors/42/os-extra_specs/authz:key' };
+      const id = await freshFlavor();
+      await w.must(w.actors.admin, 'POST', `/compute/v2.1/flavors/${id}/os-extra_specs`, {
+        body: { extra_specs: { 'authz:key': 'v' } },
+      });
+      return { path: `/compute/v2.1/flavors/${id}/os-extra_specs/authz:key` };
+    },
+  },
 ];
+
+// --- cloud14v: a private volume type, for the type access rows ---
+let privateTypeId: Promise<string> | undefined;
+function privateType(): Promise<string> {
+  privateTypeId ??= w
+    .must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/types`, {
+      body: { volume_type: { name: uniqueName('authz-private'), 'os-volume-type-access:is_public': false } },
+    })
+    .then((res) => res.body.volume_type.id as string);
+  return privateTypeId;
+}
+
+// --- cloud14v: identity catalog ---
+/** The first service's or endpoint's id, as the admin lists them. */
+async function catalogIdOf(w: AuthzWorld, collection: 'services' | 'endpoints'): Promise<string> {
+  const listed = await w.must(w.actors.admin, 'GET', `/identity/v3/${collection}`);
+  return (listed.body[collection] as { id: string }[])[0]!.id;
+}
 
 /**
  * Neutron's five resources, each list/create/show/update/delete: readers read, the other

@@ -421,3 +421,56 @@ describe('python-openstackclient: key pairs, limits and quotas', () => {
     await oscAdmin('quota', 'set', '--instances', '10', '--volumes', '10', 'demo');
   }, 120_000);
 });
+
+// --- cloud14v: identity catalog ---
+describe('python-openstackclient: the service catalog for admins', () => {
+  it('lists services and endpoints, and shows a service', async () => {
+    const services = JSON.parse(await oscAdmin('service', 'list', '-f', 'json')) as {
+      ID: string;
+      Name: string;
+      Type: string;
+    }[];
+    expect(services.map((s) => `${s.Type} ${s.Name}`).sort()).toEqual([
+      'block-storage cinder',
+      'compute nova',
+      'identity keystone',
+      'image glance',
+      'network neutron',
+      'volumev3 cinderv3',
+    ]);
+    const endpoints = JSON.parse(
+      await oscAdmin('endpoint', 'list', '--service', 'compute', '--interface', 'public', '-f', 'json'),
+    ) as Record<string, unknown>[];
+    expect(endpoints).toEqual([
+      {
+        ID: expect.any(String),
+        Region: 'RegionOne',
+        'Service Name': 'nova',
+        'Service Type': 'compute',
+        Enabled: true,
+        Interface: 'public',
+        URL: `${tc.url}/compute/v2.1`,
+      },
+    ]);
+    const all = JSON.parse(await oscAdmin('endpoint', 'list', '-f', 'json')) as unknown[];
+    expect(all).toHaveLength(18);
+    const shown = JSON.parse(await oscAdmin('service', 'show', 'nova', '-f', 'json')) as Record<
+      string,
+      unknown
+    >;
+    expect(shown).toMatchObject({ name: 'nova', type: 'compute', enabled: true });
+    // Not for a member: Keystone's 403.
+    await expect(osc('endpoint', 'list')).rejects.toThrow(/identity:list_endpoints/);
+  }, 180_000);
+});
+
+// --- cloud14v: volume backups (read-only) ---
+describe('python-openstackclient: volume backups', () => {
+  it('lists no backups (no backup service runs) and says so for a missing one', async () => {
+    const listed = JSON.parse(await osc('volume', 'backup', 'list', '-f', 'json')) as unknown[];
+    expect(listed).toEqual([]);
+    await expect(osc('volume', 'backup', 'show', 'nosuch')).rejects.toThrow(
+      /No volumebackup with a name or ID of 'nosuch' exists/,
+    );
+  }, 120_000);
+});

@@ -40,7 +40,14 @@ export type IdKind =
   | 'volumeServiceAction'
   // --- C2: tenancy ---
   | 'keypair'
-  | 'quotaClass';
+  | 'quotaClass'
+  // --- cloud14v: identity catalog ---
+  | 'catalogService'
+  | 'catalogEndpoint'
+  | 'region'
+  | 'volumeHost'
+  | 'volumeExtension'
+  | 'backup';
 
 export interface CloudFixtures {
   admin: Session;
@@ -237,6 +244,14 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     }
   }
 
+  // --- cloud14v: identity catalog ---
+  const catalogServiceIds = (
+    (await ok(tc, 'GET', '/identity/v3/services', a)).services as { id: string }[]
+  ).map((x) => x.id);
+  const catalogEndpointIds = (
+    (await ok(tc, 'GET', '/identity/v3/endpoints?interface=public', a)).endpoints as { id: string }[]
+  ).map((x) => x.id);
+
   return {
     admin,
     member,
@@ -265,6 +280,14 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // --- C2: tenancy ---
       keypair: ['fuzz-key'],
       quotaClass: ['default', 'fuzz-class'],
+      // --- cloud14v: identity catalog ---
+      catalogService: [...catalogServiceIds, 'fuzz-missing'],
+      catalogEndpoint: [...catalogEndpointIds, 'fuzz-missing'],
+      region: ['RegionOne', 'fuzz-missing'],
+      volumeHost: ['cloud@lvmdriver-1', 'cloud', 'fuzz-missing'],
+      volumeExtension: ['os-hosts', 'backups', 'fuzz-missing'],
+      // No backup service runs: no backup id exists.
+      backup: ['0b7d6f4e-0000-4000-8000-000000000001'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {

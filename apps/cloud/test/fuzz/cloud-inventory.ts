@@ -627,6 +627,39 @@ export const cloudEndpoints: Endpoint[] = [
     }),
   }),
   // --- end cloud15 ---
+  // --- cloud14v: identity catalog ---
+  E('GET /identity/v3/services'),
+  E('GET /identity/v3/services/:serviceId'),
+  E('GET /identity/v3/endpoints'),
+  E('GET /identity/v3/endpoints/:endpointId'),
+  E('GET /identity/v3/regions'),
+  E('GET /identity/v3/regions/:regionId'),
+  // --- cloud14v: Cinder os-hosts and extensions; Nova flavor extra specs (write) ---
+  E('GET /volume/v3/:projectId/os-hosts'),
+  E('GET /volume/v3/:projectId/os-hosts/:host'),
+  E('GET /volume/v3/:projectId/capabilities/:host'),
+  E('GET /volume/v3/:projectId/types/:typeId/os-volume-type-access'),
+  E('POST /volume/v3/:projectId/types/:typeId/action', {
+    version: VOLUME,
+    body: ({ n, fx }) =>
+      n % 2 === 0
+        ? { addProjectAccess: { project: fx.member.projectId } }
+        : { removeProjectAccess: { project: fx.member.projectId } },
+  }),
+  E('GET /volume/v3/:projectId/backups'),
+  E('GET /volume/v3/:projectId/backups/detail'),
+  E('GET /volume/v3/:projectId/backups/:backupId'),
+  E('GET /volume/v3/:projectId/extensions'),
+  E('GET /volume/v3/:projectId/extensions/:alias'),
+  E('POST /compute/v2.1/flavors/:id/os-extra_specs', {
+    version: COMPUTE,
+    body: ({ n }) => ({ extra_specs: { fuzz: `v${n % 5}` } }),
+  }),
+  E('PUT /compute/v2.1/flavors/:id/os-extra_specs/:key', {
+    version: COMPUTE,
+    body: ({ n }) => ({ fuzz: `v${n % 5}` }),
+  }),
+  E('DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -640,6 +673,10 @@ export function idKindOf(path: string, param: string): IdKind {
   if (service === 'volume' && before === 'snapshots') return 'snapshot';
   if (service === 'volume' && before === 'metadata') return 'volumeMetadataKey';
   if (service === 'volume' && before === 'os-services') return 'volumeServiceAction';
+  // --- cloud14v ---
+  if (service === 'volume' && (before === 'os-hosts' || before === 'capabilities')) return 'volumeHost';
+  if (service === 'volume' && before === 'extensions') return 'volumeExtension';
+  if (service === 'volume' && before === 'backups') return 'backup';
   const kinds: Record<string, IdKind> = {
     domains: 'domain',
     projects: 'project',
@@ -673,6 +710,10 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-quota-class-sets': 'quotaClass',
     // Neutron's quotas of a project.
     quotas: 'project',
+    // --- cloud14v: identity catalog ---
+    services: 'catalogService',
+    endpoints: 'catalogEndpoint',
+    regions: 'region',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

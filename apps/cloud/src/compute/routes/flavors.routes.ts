@@ -14,6 +14,8 @@ import {
   updateFlavorDescription,
 } from '../service/flavors.service.js';
 import type { FlavorRow } from '../store/flavors.store.js';
+import { parseExtraSpecsCreate, parseExtraSpecUpdate } from '../schemas/flavor-extra-specs.schemas.js';
+import { deleteExtraSpec, mergeExtraSpecs, setExtraSpec } from '../service/flavor-extra-specs.service.js';
 import { collectionLinks, flavorBriefView, flavorView, novaJson } from '../views/flavor.view.js';
 
 const computeBase = (req: Request) => `${baseUrl(req)}/compute`;
@@ -89,6 +91,26 @@ export function flavorRoutes(deps: ComputeDeps): Router {
     const value = specs[req.params.key];
     if (value === undefined) throw notFound(`Flavor ${f.id} has no extra specs with key ${req.params.key}.`);
     sendJson(res, 200, { [req.params.key]: value });
+  });
+
+  // --- cloud14v: flavor extra specs (write) ---
+  // Nova validates the body, then checks policy (admins only), then looks the flavor up.
+  router.post('/flavors/:id/os-extra_specs', async (req, res) => {
+    const specs = parseExtraSpecsCreate(req.ctx.body);
+    assertAdmin(req.ctx, RULES.flavorExtraSpecsCreate);
+    await mergeExtraSpecs(deps.store, { isAdmin: true }, req.params.id, specs);
+    sendJson(res, 200, { extra_specs: specs });
+  });
+  router.put('/flavors/:id/os-extra_specs/:key', async (req, res) => {
+    const body = parseExtraSpecUpdate(req.ctx.body);
+    assertAdmin(req.ctx, RULES.flavorExtraSpecsUpdate);
+    await setExtraSpec(deps.store, { isAdmin: true }, req.params.id, req.params.key, body);
+    sendJson(res, 200, body);
+  });
+  router.delete('/flavors/:id/os-extra_specs/:key', async (req, res) => {
+    assertAdmin(req.ctx, RULES.flavorExtraSpecsDelete);
+    await deleteExtraSpec(deps.store, { isAdmin: true }, req.params.id, req.params.key);
+    res.status(200).end();
   });
 
   // Nova validates the body before it checks policy: a member's bad body is a 400, not a 403.

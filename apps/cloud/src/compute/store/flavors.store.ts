@@ -43,6 +43,15 @@ export const flavorsStore = {
     await db.updateTable('flavors').set({ description }).where('id', '=', id).execute();
   },
 
+  // --- cloud14v: flavor extra specs ---
+  async updateExtraSpecs(db: Db, id: string, extraSpecs: Record<string, string>): Promise<void> {
+    await db
+      .updateTable('flavors')
+      .set({ extra_specs: JSON.stringify(extraSpecs) })
+      .where('id', '=', id)
+      .execute();
+  },
+
   async delete(db: Db, id: string): Promise<number> {
     const r = await db.deleteFrom('flavors').where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows);

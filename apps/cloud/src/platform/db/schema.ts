@@ -511,4 +511,13 @@ export interface Schema {
   compute_quota_classes: QuotaClassesTable;
   volume_quotas: QuotasTable;
   volume_quota_classes: QuotaClassesTable;
+  // --- cloud14v: volume type access ---
+  volume_type_projects: VolumeTypeProjectsTable;
+}
+
+// --- cloud14v: volume type access ---
+/** Cinder's volume_type_projects: a private type shared with a project. */
+export interface VolumeTypeProjectsTable {
+  volume_type_id: string;
+  project_id: string;
 }

@@ -17,6 +17,11 @@ import { volumesRoutes } from './volumes.routes.js';
 // --- C2: tenancy ---
 import type { VolumeQuotasService } from '../service/quotas.service.js';
 import { volumeQuotaRoutes } from './quotas.routes.js';
+// --- cloud14v: block storage gaps ---
+import type { HostsService } from '../service/hosts.service.js';
+import { hostsRoutes } from './hosts.routes.js';
+import type { BackupsService } from '../service/backups.service.js';
+import { backupsRoutes } from './backups.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -31,6 +36,9 @@ export function volumeApiRoutes(services: {
   snapshots: SnapshotsService;
   services: ServicesService;
   quotas: VolumeQuotasService;
+  // --- cloud14v: block storage gaps ---
+  hosts: HostsService;
+  backups: BackupsService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -43,5 +51,8 @@ export function volumeApiRoutes(services: {
   router.use(poolsRoutes(services.pools));
   // --- C2: tenancy ---
   router.use(volumeQuotaRoutes(services.quotas));
+  // --- cloud14v: block storage gaps ---
+  router.use(hostsRoutes(services.hosts));
+  router.use(backupsRoutes(services.backups));
   return router;
 }

@@ -13,6 +13,7 @@ import {
   updateExtraSpecBody,
   updateTypeBody,
 } from '../schemas/types.schemas.js';
+import { addProjectAccessBody, removeProjectAccessBody } from '../schemas/type-access.schemas.js';
 
 /** Drops null-valued specs: our store keeps spec values as text. */
 const nonNullSpecs = (specs: Record<string, string | null> | null | undefined): Record<string, string> =>
@@ -125,6 +126,32 @@ export function typesRoutes(types: TypesService): Router {
 
   router.delete('/types/:typeId/extra_specs/:key', async (req, res) => {
     await types.deleteExtraSpec(callerFor(req), param(req, 'typeId'), param(req, 'key'));
+    sendEmpty(res, 202, 'html');
+  });
+
+  // --- cloud14v: volume type access ---
+  router.get('/types/:typeId/os-volume-type-access', async (req, res) => {
+    const typeId = param(req, 'typeId');
+    const projects = await types.accessList(callerFor(req), typeId);
+    res.json({ volume_type_access: projects.map((project_id) => ({ volume_type_id: typeId, project_id })) });
+  });
+
+  // The action dispatcher (wsgi action_peek): one key, the action's name; its body is checked first.
+  router.post('/types/:typeId/action', async (req, res) => {
+    const body = req.ctx.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length !== 1) {
+      throw badRequest('Malformed request body');
+    }
+    const name = Object.keys(body)[0] as string;
+    if (name !== 'addProjectAccess' && name !== 'removeProjectAccess') {
+      throw badRequest(`There is no such action: ${name}`);
+    }
+    const parsed = parseBody(
+      name === 'addProjectAccess' ? addProjectAccessBody : removeProjectAccessBody,
+      body,
+    );
+    const project = (parsed as Record<string, { project: string }>)[name]!.project;
+    await types.changeAccess(callerFor(req), param(req, 'typeId'), project, name === 'addProjectAccess');
     sendEmpty(res, 202, 'html');
   });
 

@@ -64,7 +64,7 @@ async function projectLimits(db: Db, projectId: string): Promise<Record<string, 
   return all;
 }
 
-/** Volumes and gigabytes in use, overall and per type; snapshots, backups and groups are 0 here. */
+/** Volumes, snapshots and gigabytes in use, overall and per type; backups and groups are 0 here. */
 async function usageOf(db: Db, projectId: string): Promise<Record<string, number>> {
   const names = new Map((await typesStore.names(db)).map((t) => [t.id, t.name]));
   const out: Record<string, number> = {};
@@ -76,6 +76,16 @@ async function usageOf(db: Db, projectId: string): Promise<Record<string, number
     if (type !== undefined) {
       out[`volumes_${type}`] = (out[`volumes_${type}`] ?? 0) + 1;
       out[`gigabytes_${type}`] = (out[`gigabytes_${type}`] ?? 0) + Number(v.size);
+    }
+  }
+  // Snapshots take their volume's size from `gigabytes` too (`no_snapshot_gb_quota` is off).
+  for (const s of await volumeQuotasStore.snapshotUsageByType(db, projectId)) {
+    out.snapshots = (out.snapshots ?? 0) + 1;
+    out.gigabytes = (out.gigabytes ?? 0) + Number(s.size);
+    const type = names.get(s.volume_type_id);
+    if (type !== undefined) {
+      out[`snapshots_${type}`] = (out[`snapshots_${type}`] ?? 0) + 1;
+      out[`gigabytes_${type}`] = (out[`gigabytes_${type}`] ?? 0) + Number(s.size);
     }
   }
   out.per_volume_gigabytes = 0;
@@ -228,4 +238,39 @@ export async function checkVolumeQuota(
     }
   }
   if (overs.length > 0) throw forbidden(`Quota exceeded for resources: ${overs.join(', ')}`);
+}
+
+// --- cloud14v: snapshot quota ---
+/**
+ * A snapshot's reservation (`_create_snapshot`): `snapshots` and its volume's size in `gigabytes`,
+ * overall and for the volume's type; the first resource over its limit names the 413.
+ */
+export async function checkSnapshotQuota(
+  db: Db,
+  projectId: string,
+  typeId: string,
+  size: number,
+): Promise<void> {
+  const limits = await projectLimits(db, projectId);
+  const used = await usageOf(db, projectId);
+  const typeName = (await typesStore.names(db)).find((t) => t.id === typeId)?.name ?? typeId;
+  const deltas: Record<string, number> = {
+    snapshots: 1,
+    gigabytes: size,
+    [`snapshots_${typeName}`]: 1,
+    [`gigabytes_${typeName}`]: size,
+  };
+  const overs = Object.keys(deltas).filter((k) => {
+    const limit = limits[k] ?? -1;
+    return limit >= 0 && limit < (used[k] ?? 0) + (deltas[k] ?? 0);
+  });
+  const over = overs[0];
+  if (over === undefined) return;
+  if (over.includes('gigabytes')) {
+    throw quotaError(
+      'VolumeSizeExceedsAvailableQuota',
+      `Requested volume or snapshot exceeds allowed ${over} quota. Requested ${size}G, quota is ${limits[over]}G and ${used[over]}G has been consumed.`,
+    );
+  }
+  throw quotaError('SnapshotLimitExceeded', `Maximum number of snapshots allowed (${limits[over]}) exceeded`);
 }

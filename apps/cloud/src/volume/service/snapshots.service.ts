@@ -1,3 +1,4 @@
+import { checkSnapshotQuota } from './quotas.service.js';
 import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, notFound, policyForbidden } from '../../platform/http/errors.js';
 import type { Microversion } from '../../platform/http/microversion.js';
@@ -224,6 +225,7 @@ export function createSnapshotsService(deps: {
           `Volume ${v.id} status must be ${valid.join(', ')}, but current status is: ${v.status}.`,
         );
       }
+      await checkSnapshotQuota(tx, caller.projectId, v.volume_type_id, v.size);
       const s: SnapshotRow = {
         id: newUuid(),
         project_id: caller.projectId,

@@ -26,9 +26,10 @@ export function visibleSpecs(caller: Caller, specs: Record<string, string>): Rec
   return out;
 }
 
-/** Without type-access lists, a private type is visible to admins only. */
-const visible = (caller: Caller, t: VolumeTypeRecord | undefined) =>
-  t && (caller.isAdmin || t.is_public === 1) ? t : undefined;
+/** A private type is visible to admins and to the projects it is shared with. */
+const canSee = (caller: Caller, t: VolumeTypeRecord) =>
+  caller.isAdmin || t.is_public === 1 || t.projects.includes(caller.projectId);
+const visible = (caller: Caller, t: VolumeTypeRecord | undefined) => (t && canSee(caller, t) ? t : undefined);
 
 const typeNotFound = (id: string) => notFound(`Volume type ${id} could not be found.`);
 const typeNameNotFound = (name: string) => notFound(`Volume type with name ${name} could not be found.`);
@@ -63,7 +64,7 @@ export function createTypesService(store: Store) {
       let rows = (await typesStore.all(db)).filter((t) =>
         caller.isAdmin
           ? filters.isPublic === null || (t.is_public === 1) === filters.isPublic
-          : t.is_public === 1,
+          : canSee(caller, t),
       );
       if (filters.extraSpecs) {
         const wanted = Object.entries(filters.extraSpecs);
@@ -225,6 +226,37 @@ export function createTypesService(store: Store) {
         if (await volumesStore.typeInUse(tx, typeId)) throw badRequest('Volume Type is currently in use.');
         if (!(await typesStore.deleteSpec(tx, typeId, key))) {
           throw notFound(`Volume Type ${typeId} has no extra specs with key ${key}.`);
+        }
+      });
+    },
+
+    // --- cloud14v: volume type access ---
+    /** `os-volume-type-access`: who a private type is shared with (admins; none for a public type). */
+    async accessList(caller: Caller, typeId: string): Promise<string[]> {
+      if (!caller.isAdmin) throw policyForbidden('volume_extension:volume_type_access:get_all_for_type');
+      const t = await mustGet(caller, typeId);
+      if (t.is_public === 1) throw notFound('Access list not available for public volume types.');
+      return t.projects;
+    },
+
+    /** addProjectAccess / removeProjectAccess (admins): only a private type has an access list. */
+    async changeAccess(caller: Caller, typeId: string, projectId: string, add: boolean): Promise<void> {
+      const rule = add ? 'addProjectAccess' : 'removeProjectAccess';
+      if (!caller.isAdmin) throw policyForbidden(`volume_extension:volume_type_access:${rule}`);
+      await store.transaction(async (tx) => {
+        const t = await typesStore.byId(tx, typeId);
+        if (!t) throw typeNotFound(typeId);
+        if (t.is_public === 1) {
+          throw badRequest(
+            'Invalid volume type: Type access modification is not applicable to public volume type.',
+          );
+        }
+        const combination = `${typeId} / ${projectId} combination`;
+        if (add && !(await typesStore.addProject(tx, typeId, projectId))) {
+          throw conflict(`Volume type access for ${combination} already exists.`);
+        }
+        if (!add && !(await typesStore.removeProject(tx, typeId, projectId))) {
+          throw notFound(`Volume type access not found for ${combination}.`);
         }
       });
     },

@@ -52,4 +52,13 @@ export const volumeQuotasStore = {
   /** A project's volumes (those that consume quota: every one not deleted) by type: count and size. */
   usageByType: (db: Db, projectId: string) =>
     db.selectFrom('volumes').select(['volume_type_id', 'size']).where('project_id', '=', projectId).execute(),
+
+  // --- cloud14v: snapshots count against quota ---
+  /** A project's snapshots (every one not deleted) by type, with their volume's size. */
+  snapshotUsageByType: (db: Db, projectId: string) =>
+    db
+      .selectFrom('volume_snapshots')
+      .select(['volume_type_id', 'volume_size as size'])
+      .where('project_id', '=', projectId)
+      .execute(),
 };

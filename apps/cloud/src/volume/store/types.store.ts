@@ -7,6 +7,8 @@ export type VolumeTypeRow = Schema['volume_types'];
 /** A volume type with its extra specs. */
 export interface VolumeTypeRecord extends VolumeTypeRow {
   extraSpecs: Record<string, string>;
+  /** The projects a private type is shared with (volume_type_projects). */
+  projects: string[];
 }
 
 async function withSpecs(db: Db, rows: VolumeTypeRow[]): Promise<VolumeTypeRecord[]> {
@@ -27,7 +29,20 @@ async function withSpecs(db: Db, rows: VolumeTypeRow[]): Promise<VolumeTypeRecor
     m[s.key] = s.value;
     byType.set(s.volume_type_id, m);
   }
-  return rows.map((r) => ({ ...r, extraSpecs: byType.get(r.id) ?? {} }));
+  const access = await db
+    .selectFrom('volume_type_projects')
+    .selectAll()
+    .where(
+      'volume_type_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('project_id')
+    .execute();
+  const projects = new Map<string, string[]>();
+  for (const a of access)
+    projects.set(a.volume_type_id, [...(projects.get(a.volume_type_id) ?? []), a.project_id]);
+  return rows.map((r) => ({ ...r, extraSpecs: byType.get(r.id) ?? {}, projects: projects.get(r.id) ?? [] }));
 }
 
 /** SQL for volume_types and volume_type_extra_specs. The table is small: reads load it whole. */
@@ -56,6 +71,7 @@ export const typesStore = {
 
   async delete(db: Db, id: string): Promise<void> {
     await db.deleteFrom('volume_type_extra_specs').where('volume_type_id', '=', id).execute();
+    await db.deleteFrom('volume_type_projects').where('volume_type_id', '=', id).execute();
     await db.deleteFrom('volume_types').where('id', '=', id).execute();
   },
 
@@ -75,6 +91,33 @@ export const typesStore = {
       .deleteFrom('volume_type_extra_specs')
       .where('volume_type_id', '=', typeId)
       .where('key', '=', key)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  },
+
+  // --- cloud14v: volume type access ---
+  /** Shares the type with the project; false when it already was. */
+  async addProject(db: Db, typeId: string, projectId: string): Promise<boolean> {
+    const present = await db
+      .selectFrom('volume_type_projects')
+      .select('project_id')
+      .where('volume_type_id', '=', typeId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+    if (present) return false;
+    await db
+      .insertInto('volume_type_projects')
+      .values({ volume_type_id: typeId, project_id: projectId })
+      .execute();
+    return true;
+  },
+
+  /** Stops sharing; false when it was not shared. */
+  async removeProject(db: Db, typeId: string, projectId: string): Promise<boolean> {
+    const res = await db
+      .deleteFrom('volume_type_projects')
+      .where('volume_type_id', '=', typeId)
+      .where('project_id', '=', projectId)
       .executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   },

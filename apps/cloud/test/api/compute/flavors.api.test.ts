@@ -308,3 +308,64 @@ describe('flavor extra specs (read-only)', () => {
     expect(missing.body.itemNotFound.message).toBe('Flavor 1 has no extra specs with key hw:cpu_policy.');
   });
 });
+
+// --- cloud14v: flavor extra specs (write) ---
+describe('flavor extra specs (write, admins)', () => {
+  const specs = (id: string) => `/compute/v2.1/flavors/${id}/os-extra_specs`;
+  const send = (method: string, path: string, s: Session, body?: unknown) =>
+    http(tc, method, path, {
+      token: s.token,
+      version: 'compute 2.1',
+      ...(body !== undefined ? { body } : {}),
+    });
+
+  it('sets (numbers kept in the answer, stored as strings), updates one key, and unsets it', async () => {
+    const made = await send('POST', '/compute/v2.1/flavors', admin, {
+      flavor: { name: 'specs-flavor', ram: 64, vcpus: 1, disk: 1, id: 'specs-flavor' },
+    });
+    expect(made.status).toBe(200);
+    const set = await send('POST', specs('specs-flavor'), admin, {
+      extra_specs: { 'hw:numa_nodes': 1, key2: 'v2' },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ extra_specs: { 'hw:numa_nodes': 1, key2: 'v2' } });
+    const listed = await get(specs('specs-flavor'), demo);
+    expect(listed.body).toEqual({ extra_specs: { 'hw:numa_nodes': '1', key2: 'v2' } });
+    const put = await send('PUT', `${specs('specs-flavor')}/key2`, admin, { key2: 'v3' });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ key2: 'v3' });
+    expect((await get(`${specs('specs-flavor')}/key2`, demo)).body).toEqual({ key2: 'v3' });
+    const mismatch = await send('PUT', `${specs('specs-flavor')}/key2`, admin, { other: 'v' });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.badRequest.message).toBe('Request body and URI mismatch');
+    const more = await send('PUT', `${specs('specs-flavor')}/key2`, admin, { key2: 'a', key3: 'b' });
+    expect(more.status).toBe(400);
+    const del = await send('DELETE', `${specs('specs-flavor')}/key2`, admin);
+    expect(del.status).toBe(200);
+    expect(del.text).toBe('');
+    const gone = await send('DELETE', `${specs('specs-flavor')}/key2`, admin);
+    expect(gone.status).toBe(404);
+    expect(gone.body.itemNotFound.message).toBe('Flavor specs-flavor has no extra specs with key key2.');
+    expect((await get(specs('specs-flavor'), demo)).body).toEqual({ extra_specs: { 'hw:numa_nodes': '1' } });
+    const missing = await send('POST', specs('nosuch'), admin, { extra_specs: { a: 'b' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body.itemNotFound.message).toBe('Flavor nosuch could not be found.');
+    await send('DELETE', '/compute/v2.1/flavors/specs-flavor', admin);
+  });
+
+  it('refuses members after checking the body, with Nova’s policy messages', async () => {
+    const bad = await send('POST', specs('1'), demo, { extra_specs: { 'bad/key': 'v' } });
+    expect(bad.status).toBe(400);
+    for (const [method, path, body, rule] of [
+      ['POST', specs('1'), { extra_specs: { a: 'b' } }, 'create'],
+      ['PUT', `${specs('1')}/a`, { a: 'b' }, 'update'],
+      ['DELETE', `${specs('1')}/a`, undefined, 'delete'],
+    ] as const) {
+      const res = await send(method, path, demo, body);
+      expect(res.status).toBe(403);
+      expect(res.body.forbidden.message).toBe(
+        `Policy doesn't allow os_compute_api:os-flavor-extra-specs:${rule} to be performed.`,
+      );
+    }
+  });
+});

@@ -150,3 +150,41 @@ describe('volume limits and quota classes', () => {
     await cinder('PUT', '/os-quota-class-sets/default', { quota_class_set: { backups: 10 } }, admin);
   });
 });
+
+// --- cloud14v: snapshots count against quota ---
+describe('volume snapshot quotas', () => {
+  it('counts snapshots and their gigabytes, and refuses a snapshot over quota with Cinder’s 413s', async () => {
+    const before = (await cinder('GET', `/os-quota-sets/${demo.projectId}?usage=true`)).body.quota_set;
+    const v = await cinder('POST', '/volumes', { volume: { size: 2 } });
+    expect(v.status).toBe(202);
+    await tc.settle();
+    const snap = await cinder('POST', '/snapshots', { snapshot: { volume_id: v.body.volume.id } });
+    expect(snap.status).toBe(202);
+    await tc.settle();
+    const after = (await cinder('GET', `/os-quota-sets/${demo.projectId}?usage=true`)).body.quota_set;
+    expect(after.snapshots.in_use).toBe(before.snapshots.in_use + 1);
+    // The volume's 2G and its snapshot's 2G (`no_snapshot_gb_quota` is off).
+    expect(after.gigabytes.in_use).toBe(before.gigabytes.in_use + 4);
+    const limits = (await cinder('GET', '/limits')).body.limits.absolute;
+    expect(limits.totalSnapshotsUsed).toBe(after.snapshots.in_use);
+
+    await setQuota({ snapshots: after.snapshots.in_use });
+    const count = await cinder('POST', '/snapshots', { snapshot: { volume_id: v.body.volume.id } });
+    expect(count.status).toBe(413);
+    expect(count.headers.get('retry-after')).toBe('0');
+    expect(count.body).toEqual({
+      overLimit: {
+        code: 413,
+        message: `SnapshotLimitExceeded: Maximum number of snapshots allowed (${after.snapshots.in_use}) exceeded`,
+        retryAfter: '0',
+      },
+    });
+    await setQuota({ snapshots: 100, gigabytes: after.gigabytes.in_use + 1 });
+    const size = await cinder('POST', '/snapshots', { snapshot: { volume_id: v.body.volume.id } });
+    expect(size.status).toBe(413);
+    expect(size.body.overLimit.message).toBe(
+      `VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds allowed gigabytes quota. Requested 2G, quota is ${after.gigabytes.in_use + 1}G and ${after.gigabytes.in_use}G has been consumed.`,
+    );
+    await cinder('DELETE', `/os-quota-sets/${demo.projectId}`, undefined, admin);
+  });
+});

@@ -369,3 +369,88 @@ describe('extra specs', () => {
     ).toEqual(fault(400, 'Volume Type is currently in use.'));
   });
 });
+
+// --- cloud14v: volume type access ---
+describe('volume type access (private types shared with projects)', () => {
+  let demoProject: string;
+  it.beforeAll(({ demo }) => {
+    demoProject = demo.projectId;
+  });
+
+  it('shares a private type with a project, which then sees it and makes volumes of it', async () => {
+    const made = await a.call('POST', '/types', {
+      body: { volume_type: { name: uniq('private'), 'os-volume-type-access:is_public': false } },
+    });
+    expect(made.status).toBe(200);
+    const id = made.body.volume_type.id as string;
+    const hidden = await d.call('POST', '/volumes', { body: { volume: { size: 1, volume_type: id } } });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual(fault(404, `Volume type ${id} could not be found.`));
+
+    const add = await a.call('POST', `/types/${id}/action`, {
+      body: { addProjectAccess: { project: demoProject } },
+    });
+    expect(add.status).toBe(202);
+    expect(add.text).toBe('');
+    const again = await a.call('POST', `/types/${id}/action`, {
+      body: { addProjectAccess: { project: demoProject } },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(
+      fault(409, `Volume type access for ${id} / ${demoProject} combination already exists.`),
+    );
+    const list = await a.call('GET', `/types/${id}/os-volume-type-access`);
+    expect(list.body).toEqual({ volume_type_access: [{ volume_type_id: id, project_id: demoProject }] });
+
+    expect((await d.call('GET', `/types/${id}`)).status).toBe(200);
+    const listed = (await d.call('GET', '/types')).body.volume_types as { id: string }[];
+    expect(listed.map((t) => t.id)).toContain(id);
+    const volumeId = await d.createVolume({ volume_type: id });
+    expect((await d.show(volumeId)).volume_type).toBe(made.body.volume_type.name);
+
+    const remove = await a.call('POST', `/types/${id}/action`, {
+      body: { removeProjectAccess: { project: demoProject } },
+    });
+    expect(remove.status).toBe(202);
+    const gone = await a.call('POST', `/types/${id}/action`, {
+      body: { removeProjectAccess: { project: demoProject } },
+    });
+    expect(gone.body).toEqual(
+      fault(404, `Volume type access not found for ${id} / ${demoProject} combination.`),
+    );
+    expect((await d.call('GET', `/types/${id}`)).status).toBe(404);
+  });
+
+  it('refuses access lists of public types, non-uuid projects, members and unknown actions', async () => {
+    const pub = await a.call('POST', '/types', { body: { volume_type: { name: uniq('public') } } });
+    const id = pub.body.volume_type.id as string;
+    const list = await a.call('GET', `/types/${id}/os-volume-type-access`);
+    expect(list.body).toEqual(fault(404, 'Access list not available for public volume types.'));
+    const add = await a.call('POST', `/types/${id}/action`, {
+      body: { addProjectAccess: { project: randomUUID() } },
+    });
+    expect(add.body).toEqual(
+      fault(400, 'Invalid volume type: Type access modification is not applicable to public volume type.'),
+    );
+    const bad = await a.call('POST', `/types/${id}/action`, { body: { addProjectAccess: { project: 'x' } } });
+    expect(bad.status).toBe(400);
+    const unknown = await a.call('POST', `/types/${id}/action`, { body: { shareIt: {} } });
+    expect(unknown.body).toEqual(fault(400, 'There is no such action: shareIt'));
+    const member = await d.call('POST', `/types/${id}/action`, {
+      body: { addProjectAccess: { project: randomUUID() } },
+    });
+    expect(member.body).toEqual(
+      fault(
+        403,
+        "Policy doesn't allow volume_extension:volume_type_access:addProjectAccess to be performed.",
+      ),
+    );
+    const memberList = await d.call('GET', `/types/${id}/os-volume-type-access`);
+    expect(memberList.body).toEqual(
+      fault(
+        403,
+        "Policy doesn't allow volume_extension:volume_type_access:get_all_for_type to be performed.",
+      ),
+    );
+  });
+});

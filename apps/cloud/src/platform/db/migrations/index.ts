@@ -11,6 +11,8 @@ import * as volumeSnapshots from './0040_volume_snapshots.js';
 import * as volumeServices from './0041_volume_services.js';
 import * as network from './0050_network.js';
 import * as serverPorts from './0051_server_ports.js';
+// --- cloud14v: volume type access ---
+import * as volumeTypeAccess from './0070_volume_type_access.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   // Network: Neutron's resources and compute's record of a server's ports.
   '0050_network': network,
   '0051_server_ports': serverPorts,
+  // --- cloud14v: the projects a private volume type is shared with ---
+  '0070_volume_type_access': volumeTypeAccess,
 };
