@@ -1169,6 +1169,36 @@ const rows: Row[] = [
       body: { dry_run: { flavorRef: '1', count: 2, availability_zone: 'nova' } },
     }),
   },
+  {
+    route: 'POST /compute/v2.1/os-server-groups',
+    expect: ownToCreate(200, 'os_compute_api:os-server-groups:create'),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/os-server-groups',
+      body: { server_group: { name: uniqueName(`authz-sg-${role}`), policy: 'anti-affinity' } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-server-groups',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/os-server-groups' }),
+  },
+  {
+    // Another project's group is found, then refused by the owner check (not hidden as a 404).
+    route: 'GET /compute/v2.1/os-server-groups/:id',
+    expect: demosToRead(200, policy('os_compute_api:os-server-groups:show')),
+    probe: async () => ({ path: `/compute/v2.1/os-server-groups/${await demosServerGroup()}` }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-server-groups/:id',
+    expect: demosToChange(
+      204,
+      'os_compute_api:os-server-groups:delete',
+      policy('os_compute_api:os-server-groups:delete'),
+    ),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-server-groups/${spends(role) ? await freshServerGroup() : await demosServerGroup()}`,
+    }),
+  },
   // --- end cloud15 ---
 ];
 
@@ -1985,3 +2015,14 @@ describe('what each caller sees of the others', () => {
     }
   });
 });
+
+// --- cloud15: server groups ---
+/** A server group of demo's member, made for one row. */
+async function freshServerGroup(): Promise<string> {
+  const res = await w.must(w.actors.member, 'POST', '/compute/v2.1/os-server-groups', {
+    body: { server_group: { name: uniqueName('authz-sg'), policy: 'affinity' } },
+  });
+  return res.body.server_group.id;
+}
+const demosServerGroup = memo(freshServerGroup);
+// --- end cloud15 ---

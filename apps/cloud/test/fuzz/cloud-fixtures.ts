@@ -40,7 +40,9 @@ export type IdKind =
   | 'volumeServiceAction'
   // --- C2: tenancy ---
   | 'keypair'
-  | 'quotaClass';
+  | 'quotaClass'
+  // --- cloud15: server groups ---
+  | 'serverGroup';
 
 export interface CloudFixtures {
   admin: Session;
@@ -237,6 +239,25 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     }
   }
 
+  // --- cloud15: server groups --- one to aim at and two to delete, per session.
+  const serverGroups: string[] = [];
+  const spareServerGroups: string[] = [];
+  for (const s of [member, admin]) {
+    for (const [i, list] of [serverGroups, spareServerGroups, spareServerGroups].entries()) {
+      const g = await ok(
+        tc,
+        'POST',
+        '/compute/v2.1/os-server-groups',
+        s.token,
+        {
+          server_group: { name: `fuzz-sg-${i}`, policies: ['soft-anti-affinity'] },
+        },
+        'compute 2.15',
+      );
+      list.push(g.server_group.id as string);
+    }
+  }
+
   return {
     admin,
     member,
@@ -265,6 +286,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // --- C2: tenancy ---
       keypair: ['fuzz-key'],
       quotaClass: ['default', 'fuzz-class'],
+      // --- cloud15: server groups ---
+      serverGroup: serverGroups,
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -282,6 +305,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       snapshot: spareSnapshots,
       // --- C2: tenancy ---
       keypair: ['fuzz-spare-key-1', 'fuzz-spare-key-2'],
+      // --- cloud15: server groups ---
+      serverGroup: spareServerGroups,
     },
     fuzzUser: {
       id: user,

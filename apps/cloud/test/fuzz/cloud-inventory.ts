@@ -626,6 +626,22 @@ export const cloudEndpoints: Endpoint[] = [
       ]),
     }),
   }),
+  E('POST /compute/v2.1/os-server-groups', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      server_group: pick(n, [
+        {
+          name: `fz-sg-${n}`,
+          policy: 'anti-affinity',
+          rules: { max_server_per_host: 1 + (Math.abs(n) % 3) },
+        },
+        { name: `fz-sg-${n}`, policy: 'soft-affinity' },
+      ]),
+    }),
+  }),
+  E('GET /compute/v2.1/os-server-groups'),
+  E('GET /compute/v2.1/os-server-groups/:id'),
+  E('DELETE /compute/v2.1/os-server-groups/:id'),
   // --- end cloud15 ---
 ];
 
@@ -673,6 +689,8 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-quota-class-sets': 'quotaClass',
     // Neutron's quotas of a project.
     quotas: 'project',
+    // --- cloud15: server groups ---
+    'os-server-groups': 'serverGroup',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

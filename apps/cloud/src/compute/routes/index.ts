@@ -18,8 +18,9 @@ import { requestScope } from '../request-scope.js';
 // --- C2: tenancy ---
 import { keypairRoutes } from './keypairs.routes.js';
 import { quotaRoutes } from './quotas.routes.js';
-// --- cloud15: scheduler dry-run extension (issue 15) ---
+// --- cloud15: scheduler dry-run extension (issue 15), server groups (issue 14) ---
 import { schedulerDryRunRoutes } from './scheduler-dry-run.routes.js';
+import { serverGroupRoutes } from './server-groups.routes.js';
 // --- end cloud15 ---
 
 /**
@@ -47,8 +48,9 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- C2: tenancy ---
   router.use(keypairRoutes(deps));
   router.use(quotaRoutes(deps));
-  // --- cloud15: scheduler dry-run extension (issue 15) ---
+  // --- cloud15: scheduler dry-run extension (issue 15), server groups (issue 14) ---
   router.use(schedulerDryRunRoutes(deps));
+  router.use(serverGroupRoutes(deps));
   // --- end cloud15 ---
   return router;
 }

@@ -511,4 +511,27 @@ export interface Schema {
   compute_quota_classes: QuotaClassesTable;
   volume_quotas: QuotasTable;
   volume_quota_classes: QuotaClassesTable;
+  // --- cloud15: server groups (issue 14) ---
+  server_groups: ServerGroupsTable;
+  server_group_members: ServerGroupMembersTable;
+  // --- end cloud15 ---
 }
+
+// --- cloud15: server groups (issue 14) ---
+export interface ServerGroupsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  name: string;
+  /** affinity, anti-affinity, soft-affinity or soft-anti-affinity. */
+  policy: string;
+  /** JSON object: `{}` or `{"max_server_per_host": N}` (2.64, anti-affinity only). */
+  rules: string;
+  created_at: string;
+}
+
+export interface ServerGroupMembersTable {
+  group_id: string;
+  server_id: string;
+}
+// --- end cloud15 ---

@@ -11,6 +11,9 @@ import * as volumeSnapshots from './0040_volume_snapshots.js';
 import * as volumeServices from './0041_volume_services.js';
 import * as network from './0050_network.js';
 import * as serverPorts from './0051_server_ports.js';
+// --- cloud15: server groups (issue 14) ---
+import * as serverGroups from './0060_server_groups.js';
+// --- end cloud15 ---
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +33,7 @@ export const migrations: Record<string, Migration> = {
   // Network: Neutron's resources and compute's record of a server's ports.
   '0050_network': network,
   '0051_server_ports': serverPorts,
+  // --- cloud15: server groups (issue 14) ---
+  '0060_server_groups': serverGroups,
+  // --- end cloud15 ---
 };
