@@ -1199,6 +1199,19 @@ const rows: Row[] = [
       path: `/compute/v2.1/os-server-groups/${spends(role) ? await freshServerGroup() : await demosServerGroup()}`,
     }),
   },
+  {
+    route: 'GET /compute/v2.1/os-simple-tenant-usage',
+    expect: adminOnly(200, policy('os_compute_api:os-simple-tenant-usage:list')),
+    probe: () => ({ path: '/compute/v2.1/os-simple-tenant-usage?start=2026-01-01T00:00:00' }),
+  },
+  {
+    // Demo's usage: its reader and member, and the admin; another project's member is refused.
+    route: 'GET /compute/v2.1/os-simple-tenant-usage/:tenantId',
+    expect: demosToRead(200, policy('os_compute_api:os-simple-tenant-usage:show')),
+    probe: () => ({
+      path: `/compute/v2.1/os-simple-tenant-usage/${ids().demoProject}?start=2026-01-01T00:00:00`,
+    }),
+  },
   // --- end cloud15 ---
 ];
 

@@ -642,6 +642,8 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /compute/v2.1/os-server-groups'),
   E('GET /compute/v2.1/os-server-groups/:id'),
   E('DELETE /compute/v2.1/os-server-groups/:id'),
+  E('GET /compute/v2.1/os-simple-tenant-usage'),
+  E('GET /compute/v2.1/os-simple-tenant-usage/:tenantId'),
   // --- end cloud15 ---
 ];
 
@@ -691,6 +693,7 @@ export function idKindOf(path: string, param: string): IdKind {
     quotas: 'project',
     // --- cloud15: server groups ---
     'os-server-groups': 'serverGroup',
+    'os-simple-tenant-usage': 'project',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

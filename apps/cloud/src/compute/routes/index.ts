@@ -18,9 +18,10 @@ import { requestScope } from '../request-scope.js';
 // --- C2: tenancy ---
 import { keypairRoutes } from './keypairs.routes.js';
 import { quotaRoutes } from './quotas.routes.js';
-// --- cloud15: scheduler dry-run extension (issue 15), server groups (issue 14) ---
+// --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage (issue 14) ---
 import { schedulerDryRunRoutes } from './scheduler-dry-run.routes.js';
 import { serverGroupRoutes } from './server-groups.routes.js';
+import { simpleTenantUsageRoutes } from './simple-tenant-usage.routes.js';
 // --- end cloud15 ---
 
 /**
@@ -48,9 +49,10 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- C2: tenancy ---
   router.use(keypairRoutes(deps));
   router.use(quotaRoutes(deps));
-  // --- cloud15: scheduler dry-run extension (issue 15), server groups (issue 14) ---
+  // --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage (issue 14) ---
   router.use(schedulerDryRunRoutes(deps));
   router.use(serverGroupRoutes(deps));
+  router.use(simpleTenantUsageRoutes(deps));
   // --- end cloud15 ---
   return router;
 }
