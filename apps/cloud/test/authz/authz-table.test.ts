@@ -1212,6 +1212,42 @@ const rows: Row[] = [
       path: `/compute/v2.1/os-simple-tenant-usage/${ids().demoProject}?start=2026-01-01T00:00:00`,
     }),
   },
+  {
+    route: 'PUT /compute/v2.1/servers/:serverId/tags/:tag',
+    expect: demosToChange(201, 'os_compute_api:os-server-tags:update', instanceNotFound('<demo server>')),
+    probe: (w, role) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags/authz-${role}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/tags',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/tags/:tag',
+    expect: demosToRead(204, instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      await w.must(w.actors.member, 'PUT', `/compute/v2.1/servers/${w.demo.server}/tags/authz-seen`);
+      return { path: `/compute/v2.1/servers/${w.demo.server}/tags/authz-seen` };
+    },
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/tags/:tag',
+    expect: demosToChange(204, 'os_compute_api:os-server-tags:delete', instanceNotFound('<demo server>')),
+    probe: async (w, role) => {
+      await w.must(w.actors.member, 'PUT', `/compute/v2.1/servers/${w.demo.server}/tags/authz-gone-${role}`);
+      return { path: `/compute/v2.1/servers/${w.demo.server}/tags/authz-gone-${role}` };
+    },
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:serverId/tags',
+    expect: demosToChange(200, 'os_compute_api:os-server-tags:update_all', instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags`, body: { tags: ['authz'] } }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/tags',
+    expect: demosToChange(204, 'os_compute_api:os-server-tags:delete_all', instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags` }),
+  },
   // --- end cloud15 ---
 ];
 

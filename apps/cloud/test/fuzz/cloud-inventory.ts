@@ -644,6 +644,15 @@ export const cloudEndpoints: Endpoint[] = [
   E('DELETE /compute/v2.1/os-server-groups/:id'),
   E('GET /compute/v2.1/os-simple-tenant-usage'),
   E('GET /compute/v2.1/os-simple-tenant-usage/:tenantId'),
+  E('GET /compute/v2.1/servers/:serverId/tags'),
+  E('PUT /compute/v2.1/servers/:serverId/tags', {
+    version: COMPUTE,
+    body: ({ n }) => ({ tags: pick(n, [['fz'], ['fz-a', 'fz-b'], []]) }),
+  }),
+  E('DELETE /compute/v2.1/servers/:serverId/tags'),
+  E('GET /compute/v2.1/servers/:serverId/tags/:tag'),
+  E('PUT /compute/v2.1/servers/:serverId/tags/:tag'),
+  E('DELETE /compute/v2.1/servers/:serverId/tags/:tag'),
   // --- end cloud15 ---
 ];
 
@@ -694,6 +703,7 @@ export function idKindOf(path: string, param: string): IdKind {
     // --- cloud15: server groups ---
     'os-server-groups': 'serverGroup',
     'os-simple-tenant-usage': 'project',
+    tags: 'typeSpecKey',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

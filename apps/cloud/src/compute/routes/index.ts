@@ -18,10 +18,11 @@ import { requestScope } from '../request-scope.js';
 // --- C2: tenancy ---
 import { keypairRoutes } from './keypairs.routes.js';
 import { quotaRoutes } from './quotas.routes.js';
-// --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage (issue 14) ---
+// --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage, server tags (issue 14) ---
 import { schedulerDryRunRoutes } from './scheduler-dry-run.routes.js';
 import { serverGroupRoutes } from './server-groups.routes.js';
 import { simpleTenantUsageRoutes } from './simple-tenant-usage.routes.js';
+import { serverTagRoutes } from './server-tags.routes.js';
 // --- end cloud15 ---
 
 /**
@@ -49,10 +50,11 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- C2: tenancy ---
   router.use(keypairRoutes(deps));
   router.use(quotaRoutes(deps));
-  // --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage (issue 14) ---
+  // --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage, server tags (issue 14) ---
   router.use(schedulerDryRunRoutes(deps));
   router.use(serverGroupRoutes(deps));
   router.use(simpleTenantUsageRoutes(deps));
+  router.use(serverTagRoutes(deps));
   // --- end cloud15 ---
   return router;
 }
