@@ -1658,6 +1658,9 @@ describe('a reader-only token', () => {
     [{ suspend: null }, 'os_compute_api:os-suspend-server:suspend'],
     [{ resume: null }, 'os_compute_api:os-suspend-server:resume'],
     // --- end C1 ---
+    // --- cloud15: console output ---
+    [{ 'os-getConsoleOutput': {} }, 'os_compute_api:os-console-output'],
+    // --- end cloud15 ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {
