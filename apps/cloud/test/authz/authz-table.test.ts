@@ -1248,6 +1248,16 @@ const rows: Row[] = [
     expect: demosToChange(204, 'os_compute_api:os-server-tags:delete_all', instanceNotFound('<demo server>')),
     probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags` }),
   },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/os-server-password',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-server-password` }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/os-server-password',
+    expect: demosToChange(204, 'os_compute_api:os-server-password:clear', instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-server-password` }),
+  },
   // --- end cloud15 ---
 ];
 

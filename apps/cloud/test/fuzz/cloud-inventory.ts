@@ -653,6 +653,8 @@ export const cloudEndpoints: Endpoint[] = [
   E('GET /compute/v2.1/servers/:serverId/tags/:tag'),
   E('PUT /compute/v2.1/servers/:serverId/tags/:tag'),
   E('DELETE /compute/v2.1/servers/:serverId/tags/:tag'),
+  E('GET /compute/v2.1/servers/:serverId/os-server-password'),
+  E('DELETE /compute/v2.1/servers/:serverId/os-server-password'),
   // --- end cloud15 ---
 ];
 
