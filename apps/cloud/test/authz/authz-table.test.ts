@@ -1170,6 +1170,95 @@ const rows: Row[] = [
       body: { dry_run: { flavorRef: '1', count: 2, availability_zone: 'nova' } },
     }),
   },
+  {
+    route: 'POST /compute/v2.1/os-server-groups',
+    expect: ownToCreate(200, 'os_compute_api:os-server-groups:create'),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/os-server-groups',
+      body: { server_group: { name: uniqueName(`authz-sg-${role}`), policy: 'anti-affinity' } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-server-groups',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/os-server-groups' }),
+  },
+  {
+    // Another project's group is found, then refused by the owner check (not hidden as a 404).
+    route: 'GET /compute/v2.1/os-server-groups/:id',
+    expect: demosToRead(200, policy('os_compute_api:os-server-groups:show')),
+    probe: async () => ({ path: `/compute/v2.1/os-server-groups/${await demosServerGroup()}` }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-server-groups/:id',
+    expect: demosToChange(
+      204,
+      'os_compute_api:os-server-groups:delete',
+      policy('os_compute_api:os-server-groups:delete'),
+    ),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-server-groups/${spends(role) ? await freshServerGroup() : await demosServerGroup()}`,
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-simple-tenant-usage',
+    expect: adminOnly(200, policy('os_compute_api:os-simple-tenant-usage:list')),
+    probe: () => ({ path: '/compute/v2.1/os-simple-tenant-usage?start=2026-01-01T00:00:00' }),
+  },
+  {
+    // Demo's usage: its reader and member, and the admin; another project's member is refused.
+    route: 'GET /compute/v2.1/os-simple-tenant-usage/:tenantId',
+    expect: demosToRead(200, policy('os_compute_api:os-simple-tenant-usage:show')),
+    probe: () => ({
+      path: `/compute/v2.1/os-simple-tenant-usage/${ids().demoProject}?start=2026-01-01T00:00:00`,
+    }),
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:serverId/tags/:tag',
+    expect: demosToChange(201, 'os_compute_api:os-server-tags:update', instanceNotFound('<demo server>')),
+    probe: (w, role) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags/authz-${role}` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/tags',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/tags/:tag',
+    expect: demosToRead(204, instanceNotFound('<demo server>')),
+    probe: async (w) => {
+      await w.must(w.actors.member, 'PUT', `/compute/v2.1/servers/${w.demo.server}/tags/authz-seen`);
+      return { path: `/compute/v2.1/servers/${w.demo.server}/tags/authz-seen` };
+    },
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/tags/:tag',
+    expect: demosToChange(204, 'os_compute_api:os-server-tags:delete', instanceNotFound('<demo server>')),
+    probe: async (w, role) => {
+      await w.must(w.actors.member, 'PUT', `/compute/v2.1/servers/${w.demo.server}/tags/authz-gone-${role}`);
+      return { path: `/compute/v2.1/servers/${w.demo.server}/tags/authz-gone-${role}` };
+    },
+  },
+  {
+    route: 'PUT /compute/v2.1/servers/:serverId/tags',
+    expect: demosToChange(200, 'os_compute_api:os-server-tags:update_all', instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags`, body: { tags: ['authz'] } }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/tags',
+    expect: demosToChange(204, 'os_compute_api:os-server-tags:delete_all', instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/tags` }),
+  },
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/os-server-password',
+    expect: demosToRead(200, instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-server-password` }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/servers/:serverId/os-server-password',
+    expect: demosToChange(204, 'os_compute_api:os-server-password:clear', instanceNotFound('<demo server>')),
+    probe: (w) => ({ path: `/compute/v2.1/servers/${w.demo.server}/os-server-password` }),
+  },
   // --- end cloud15 ---
   // --- cloud14v: identity catalog (services and endpoints for admins, regions for any token) ---
   {
@@ -1714,6 +1803,9 @@ describe('a reader-only token', () => {
     [{ suspend: null }, 'os_compute_api:os-suspend-server:suspend'],
     [{ resume: null }, 'os_compute_api:os-suspend-server:resume'],
     // --- end C1 ---
+    // --- cloud15: console output ---
+    [{ 'os-getConsoleOutput': {} }, 'os_compute_api:os-console-output'],
+    // --- end cloud15 ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {
@@ -2120,3 +2212,14 @@ describe('what each caller sees of the others', () => {
     }
   });
 });
+
+// --- cloud15: server groups ---
+/** A server group of demo's member, made for one row. */
+async function freshServerGroup(): Promise<string> {
+  const res = await w.must(w.actors.member, 'POST', '/compute/v2.1/os-server-groups', {
+    body: { server_group: { name: uniqueName('authz-sg'), policy: 'affinity' } },
+  });
+  return res.body.server_group.id;
+}
+const demosServerGroup = memo(freshServerGroup);
+// --- end cloud15 ---

@@ -47,7 +47,9 @@ export type IdKind =
   | 'region'
   | 'volumeHost'
   | 'volumeExtension'
-  | 'backup';
+  | 'backup'
+  // --- cloud15: server groups ---
+  | 'serverGroup';
 
 export interface CloudFixtures {
   admin: Session;
@@ -251,6 +253,24 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
   const catalogEndpointIds = (
     (await ok(tc, 'GET', '/identity/v3/endpoints?interface=public', a)).endpoints as { id: string }[]
   ).map((x) => x.id);
+  // --- cloud15: server groups --- one to aim at and two to delete, per session.
+  const serverGroups: string[] = [];
+  const spareServerGroups: string[] = [];
+  for (const s of [member, admin]) {
+    for (const [i, list] of [serverGroups, spareServerGroups, spareServerGroups].entries()) {
+      const g = await ok(
+        tc,
+        'POST',
+        '/compute/v2.1/os-server-groups',
+        s.token,
+        {
+          server_group: { name: `fuzz-sg-${i}`, policies: ['soft-anti-affinity'] },
+        },
+        'compute 2.15',
+      );
+      list.push(g.server_group.id as string);
+    }
+  }
 
   return {
     admin,
@@ -288,6 +308,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeExtension: ['os-hosts', 'backups', 'fuzz-missing'],
       // No backup service runs: no backup id exists.
       backup: ['0b7d6f4e-0000-4000-8000-000000000001'],
+      // --- cloud15: server groups ---
+      serverGroup: serverGroups,
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -305,6 +327,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       snapshot: spareSnapshots,
       // --- C2: tenancy ---
       keypair: ['fuzz-spare-key-1', 'fuzz-spare-key-2'],
+      // --- cloud15: server groups ---
+      serverGroup: spareServerGroups,
     },
     fuzzUser: {
       id: user,

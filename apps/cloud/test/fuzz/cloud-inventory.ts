@@ -626,6 +626,35 @@ export const cloudEndpoints: Endpoint[] = [
       ]),
     }),
   }),
+  E('POST /compute/v2.1/os-server-groups', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      server_group: pick(n, [
+        {
+          name: `fz-sg-${n}`,
+          policy: 'anti-affinity',
+          rules: { max_server_per_host: 1 + (Math.abs(n) % 3) },
+        },
+        { name: `fz-sg-${n}`, policy: 'soft-affinity' },
+      ]),
+    }),
+  }),
+  E('GET /compute/v2.1/os-server-groups'),
+  E('GET /compute/v2.1/os-server-groups/:id'),
+  E('DELETE /compute/v2.1/os-server-groups/:id'),
+  E('GET /compute/v2.1/os-simple-tenant-usage'),
+  E('GET /compute/v2.1/os-simple-tenant-usage/:tenantId'),
+  E('GET /compute/v2.1/servers/:serverId/tags'),
+  E('PUT /compute/v2.1/servers/:serverId/tags', {
+    version: COMPUTE,
+    body: ({ n }) => ({ tags: pick(n, [['fz'], ['fz-a', 'fz-b'], []]) }),
+  }),
+  E('DELETE /compute/v2.1/servers/:serverId/tags'),
+  E('GET /compute/v2.1/servers/:serverId/tags/:tag'),
+  E('PUT /compute/v2.1/servers/:serverId/tags/:tag'),
+  E('DELETE /compute/v2.1/servers/:serverId/tags/:tag'),
+  E('GET /compute/v2.1/servers/:serverId/os-server-password'),
+  E('DELETE /compute/v2.1/servers/:serverId/os-server-password'),
   // --- end cloud15 ---
   // --- cloud14v: identity catalog ---
   E('GET /identity/v3/services'),
@@ -714,6 +743,10 @@ export function idKindOf(path: string, param: string): IdKind {
     services: 'catalogService',
     endpoints: 'catalogEndpoint',
     regions: 'region',
+    // --- cloud15: server groups ---
+    'os-server-groups': 'serverGroup',
+    'os-simple-tenant-usage': 'project',
+    tags: 'typeSpecKey',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);

@@ -29,6 +29,35 @@ export interface ScheduleRequest {
   needsAttachMode: boolean;
   /** Hosts not to use (a resize never stays on its host: allow_resize_to_same_host is off). */
   ignoreHosts: readonly string[];
+  // --- cloud15: server groups ---
+  /** The server's group: its policy and where its members run (a batch shares one, see claimHost). */
+  group?: GroupPolicy | null;
+}
+
+export interface GroupPolicy {
+  policy: string;
+  /** 2.64 anti-affinity rule; 1 otherwise. */
+  maxServerPerHost: number;
+  /** One entry per placed member: the host it runs on. */
+  memberHosts: string[];
+}
+
+const membersOn = (g: GroupPolicy, host: string) => g.memberHosts.filter((h) => h === host).length;
+
+/** ServerGroupAffinityFilter / ServerGroupAntiAffinityFilter (the soft policies only weigh). */
+function groupAllows(g: GroupPolicy | null | undefined, host: string): boolean {
+  if (!g) return true;
+  if (g.policy === 'affinity') return g.memberHosts.length === 0 || g.memberHosts.includes(host);
+  if (g.policy === 'anti-affinity') return membersOn(g, host) < g.maxServerPerHost;
+  return true;
+}
+
+/** ServerGroupSoft(Anti)AffinityWeigher: more (or fewer) members on the host ranks it first. */
+function groupWeight(g: GroupPolicy | null | undefined, host: string): number {
+  if (!g) return 0;
+  if (g.policy === 'soft-affinity') return membersOn(g, host);
+  if (g.policy === 'soft-anti-affinity') return -membersOn(g, host);
+  return 0;
 }
 
 export interface Placed {
@@ -80,10 +109,17 @@ export function pickHost(hosts: readonly ComputeHost[], req: ScheduleRequest): P
       (!req.needsAttachMode || h.supportsAttachModes) &&
       h.free.vcpus >= claim.vcpus &&
       h.free.memoryMb >= claim.memoryMb &&
-      h.free.localGb >= claim.localGb,
+      h.free.localGb >= claim.localGb &&
+      groupAllows(req.group, h.host),
   );
-  // RAMWeigher: the most free memory wins; ties go to the host name, so runs are repeatable.
-  passing.sort((a, b) => b.free.memoryMb - a.free.memoryMb || (a.host < b.host ? -1 : 1));
+  // The group weigher outranks the RAMWeigher (Nova's default multipliers make it so); then the
+  // most free memory wins; ties go to the host name, so runs are repeatable.
+  passing.sort(
+    (a, b) =>
+      groupWeight(req.group, b.host) - groupWeight(req.group, a.host) ||
+      b.free.memoryMb - a.free.memoryMb ||
+      (a.host < b.host ? -1 : 1),
+  );
   const best = passing[0];
   return best ? placed(best) : null;
 }
@@ -96,6 +132,8 @@ export function claimHost(hosts: readonly ComputeHost[], at: Placed, req: Schedu
   h.free.vcpus -= claim.vcpus;
   h.free.memoryMb -= claim.memoryMb;
   h.free.localGb -= claim.localGb;
+  // The next server of the same group sees this one.
+  req.group?.memberHosts.push(at.host);
 }
 
 /** Zones with at least one enabled compute service (`get_availability_zones(..., True)`). */

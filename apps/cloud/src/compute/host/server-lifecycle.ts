@@ -13,7 +13,15 @@ import {
 import { parseJsonColumn } from '../../platform/db/json-column.js';
 import type { Volume } from '../clients/volume-client.js';
 import { listComputeHosts } from './compute-hosts.js';
-import { claimHost, NO_VALID_HOST, pickHost, type ScheduleRequest, selectHost } from './scheduler.js';
+import {
+  claimHost,
+  type GroupPolicy,
+  NO_VALID_HOST,
+  pickHost,
+  type ScheduleRequest,
+  selectHost,
+} from './scheduler.js';
+import { groupPoliciesOf } from '../service/server-groups.service.js';
 import { POWER, VM } from '../server-states.js';
 import { releaseServerPorts } from './server-ports.js';
 import {
@@ -207,13 +215,16 @@ async function scheduleRequest(
   const bdms = await bdmsStore.forServer(tx, s.id);
   const volumeIds = bdms.flatMap((b) => (b.volume_id ? [b.volume_id] : []));
   const volumes = volumeIds.length ? await deps.volumes.getMany(volumeIds, tx) : [];
-  return requestOf(s, flavor, bdms, volumes, opts);
+  const group = (await groupPoliciesOf(tx, [s.id])).get(s.id) ?? null;
+  return requestOf(s, flavor, bdms, volumes, { ...opts, group });
 }
 
 interface ScheduleOptions {
   placement?: Placement;
   ignoreHosts?: string[];
   availabilityZone: string | null;
+  /** The server's group (cloud15: server groups); shared by the servers of one batch. */
+  group?: GroupPolicy | null;
 }
 
 function requestOf(
@@ -234,6 +245,7 @@ function requestOf(
     needsMultiattach: volumes.some((v) => v.multiattach),
     needsAttachMode: bdms.some((b) => b.attach_mode === 'ro'),
     ignoreHosts: opts.ignoreHosts ?? [],
+    group: opts.group ?? null,
   };
 }
 
@@ -424,6 +436,10 @@ const batchSchedule: BatchStep = (deps, ids, ctx) =>
       tx,
     );
     const hosts = await listComputeHosts(tx);
+    const groups = await groupPoliciesOf(
+      tx,
+      servers.map((s) => s.id),
+    );
     const placed: ServerRow[] = [];
     const now = nowIso();
     for (const s of servers) {
@@ -437,6 +453,7 @@ const batchSchedule: BatchStep = (deps, ids, ctx) =>
         {
           ...(ctx.placement ? { placement: ctx.placement } : {}),
           availabilityZone: s.requested_availability_zone,
+          group: groups.get(s.id) ?? null,
         },
       );
       const host = pickHost(hosts, req);

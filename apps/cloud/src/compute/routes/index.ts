@@ -18,8 +18,12 @@ import { requestScope } from '../request-scope.js';
 // --- C2: tenancy ---
 import { keypairRoutes } from './keypairs.routes.js';
 import { quotaRoutes } from './quotas.routes.js';
-// --- cloud15: scheduler dry-run extension (issue 15) ---
+// --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage, server tags, server password (issue 14) ---
 import { schedulerDryRunRoutes } from './scheduler-dry-run.routes.js';
+import { serverGroupRoutes } from './server-groups.routes.js';
+import { simpleTenantUsageRoutes } from './simple-tenant-usage.routes.js';
+import { serverTagRoutes } from './server-tags.routes.js';
+import { serverPasswordRoutes } from './server-password.routes.js';
 // --- end cloud15 ---
 
 /**
@@ -47,8 +51,12 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- C2: tenancy ---
   router.use(keypairRoutes(deps));
   router.use(quotaRoutes(deps));
-  // --- cloud15: scheduler dry-run extension (issue 15) ---
+  // --- cloud15: scheduler dry-run extension (issue 15), server groups, simple tenant usage, server tags, server password (issue 14) ---
   router.use(schedulerDryRunRoutes(deps));
+  router.use(serverGroupRoutes(deps));
+  router.use(simpleTenantUsageRoutes(deps));
+  router.use(serverTagRoutes(deps));
+  router.use(serverPasswordRoutes(deps));
   // --- end cloud15 ---
   return router;
 }

@@ -5,11 +5,20 @@ import { versionOf } from '../../platform/http/microversion.js';
 import { parseServerAction } from '../schemas/server-actions.schemas.js';
 import { serverAction } from '../service/server-actions.service.js';
 import { sendEmpty } from './servers.routes.js';
+import { isJsonObject } from '../schemas/validation.js';
+import { consoleOutput } from '../service/console-output.service.js';
 
 /** POST /servers/{id}/action: stop, start, reboot, shelve(Offload), unshelve, resize and its confirm/revert. */
 export function serverActionRoutes(deps: ComputeDeps): Router {
   const router = Router();
   router.post('/servers/:id/action', async (req, res) => {
+    // --- cloud15: the one action that answers a body ---
+    if (isJsonObject(req.ctx.body) && 'os-getConsoleOutput' in req.ctx.body) {
+      const output = await consoleOutput(deps, authOf(req.ctx), req.params.id, req.ctx.body);
+      res.status(200).json({ output });
+      return;
+    }
+    // --- end cloud15 ---
     const version = versionOf(req.ctx);
     const action = parseServerAction(req.ctx.body, version);
     const status = await serverAction(deps, authOf(req.ctx), version, req.params.id, action);

@@ -29,6 +29,7 @@ import { reserveVolumeForServers } from './volume-attachments.service.js';
 import { allocateServerPorts, planNetworks, resolveSecurityGroups } from './server-networks.service.js';
 import { keypairForServer } from './keypairs.service.js';
 import { checkInstancesQuota, checkMetadataAndFilesQuota } from './quotas.service.js';
+import { joinGroup, requestedGroup } from './server-groups.service.js';
 
 /**
  * POST /servers (`servers.py` `create`, `compute/api.py` `create` / `_create_instance` /
@@ -161,6 +162,12 @@ export async function createServers(
     throw badRequest(ZONE_NOT_AVAILABLE);
   }
   if (requestedHost || requestedNode) await checkRequestedDestination(deps, requestedHost, requestedNode);
+  // `_get_requested_instance_group`: the `group` scheduler hint names an existing server group.
+  const hints = body['os:scheduler_hints'] ?? body['OS-SCH-HNT:scheduler_hints'];
+  const group = await requestedGroup(
+    deps.store.db,
+    hints?.group === undefined ? undefined : String(hints.group),
+  );
 
   const caller = userCaller(auth);
   // Image, or the boot volume (`get_bdm_image_metadata`): lookup then bootable.
@@ -298,6 +305,14 @@ export async function createServers(
       rows.push(row);
     }
     await serversStore.insertMany(tx, rows);
+    if (group)
+      await joinGroup(
+        tx,
+        group,
+        auth.projectId ?? '',
+        auth.userId,
+        rows.map((r) => r.id),
+      );
     for (const row of rows) {
       await recordAction(tx, {
         serverId: row.id,

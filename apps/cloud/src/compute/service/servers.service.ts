@@ -1,4 +1,5 @@
 import { recordAction } from './instance-actions-recorder.js';
+import { serverGroupsStore } from '../store/server-groups.store.js';
 import type { ComputeDeps } from '../deps.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, conflict, forbidden, notFound, policyForbidden } from '../../platform/http/errors.js';
@@ -37,6 +38,9 @@ export interface ServerExtras {
   image: Image | undefined;
   /** The server's ports, in the order it got them. */
   ports: readonly DevicePort[];
+  // --- cloud15: server groups ---
+  /** The server group it was created in (2.71 `server_groups`), if any. */
+  serverGroups?: readonly string[];
 }
 
 export const instanceNotFound = (id: string) => notFound(`Instance ${id} could not be found.`);
@@ -86,6 +90,11 @@ export async function loadExtras(
     ? await deps.images.byIds(servers.flatMap((s) => (s.image_id ? [s.image_id] : [])))
     : new Map<string, Image>();
   const ports = await portsOfServers(deps, ids);
+  const groupOf = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const m of await serverGroupsStore.ofServers(db, ids.slice(i, i + 500)))
+      groupOf.set(m.server_id, m.group_id);
+  }
   const out = new Map<string, ServerExtras>();
   for (const s of servers) {
     out.set(s.id, {
@@ -93,6 +102,7 @@ export async function loadExtras(
       hostStatus: s.host ? (hostStatus.get(s.host) ?? 'UNKNOWN') : '',
       image: s.image_id ? images.get(s.image_id) : undefined,
       ports: ports.get(s.id) ?? [],
+      serverGroups: groupOf.has(s.id) ? [groupOf.get(s.id)!] : [],
     });
   }
   return out;

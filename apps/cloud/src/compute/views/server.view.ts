@@ -193,7 +193,7 @@ export function serverDetailView(
   if (v.atLeast('2.26')) out.tags = parseJsonColumn<string[]>(server.tags, []);
   if (v.atLeast('2.63')) out.trusted_image_certificates = null;
   if (!ctx.isAdmin && v.atLeast('2.90')) out['OS-EXT-SRV-ATTR:hostname'] = server.hostname;
-  if (!opts.forList && v.atLeast('2.71')) out.server_groups = [];
+  if (!opts.forList && v.atLeast('2.71')) out.server_groups = extras.serverGroups ?? [];
   if (v.atLeast('2.96')) out.pinned_availability_zone = server.requested_availability_zone;
   if (v.atLeast('2.100')) out.scheduler_hints = {};
   // Nova adds the groups of the server's ports, when it has any (`_add_security_grps`).

@@ -513,6 +513,10 @@ export interface Schema {
   volume_quota_classes: QuotaClassesTable;
   // --- cloud14v: volume type access ---
   volume_type_projects: VolumeTypeProjectsTable;
+  // --- cloud15: server groups (issue 14) ---
+  server_groups: ServerGroupsTable;
+  server_group_members: ServerGroupMembersTable;
+  // --- end cloud15 ---
 }
 
 // --- cloud14v: volume type access ---
@@ -521,3 +525,22 @@ export interface VolumeTypeProjectsTable {
   volume_type_id: string;
   project_id: string;
 }
+
+// --- cloud15: server groups (issue 14) ---
+export interface ServerGroupsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  name: string;
+  /** affinity, anti-affinity, soft-affinity or soft-anti-affinity. */
+  policy: string;
+  /** JSON object: `{}` or `{"max_server_per_host": N}` (2.64, anti-affinity only). */
+  rules: string;
+  created_at: string;
+}
+
+export interface ServerGroupMembersTable {
+  group_id: string;
+  server_id: string;
+}
+// --- end cloud15 ---

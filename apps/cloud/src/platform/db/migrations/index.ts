@@ -13,6 +13,9 @@ import * as network from './0050_network.js';
 import * as serverPorts from './0051_server_ports.js';
 // --- cloud14v: volume type access ---
 import * as volumeTypeAccess from './0070_volume_type_access.js';
+// --- cloud15: server groups (issue 14) ---
+import * as serverGroups from './0060_server_groups.js';
+// --- end cloud15 ---
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +35,9 @@ export const migrations: Record<string, Migration> = {
   // Network: Neutron's resources and compute's record of a server's ports.
   '0050_network': network,
   '0051_server_ports': serverPorts,
+  // --- cloud15: server groups (issue 14) ---
+  '0060_server_groups': serverGroups,
+  // --- end cloud15 ---
   // --- cloud14v: the projects a private volume type is shared with ---
   '0070_volume_type_access': volumeTypeAccess,
 };
