@@ -291,7 +291,15 @@ function PlanView({
         </div>
       )}
       {plan.quotas.length > 0 && <QuotaChecks checks={plan.quotas} />}
-      {plan.capacity && <CapacityView capacity={plan.capacity} />}
+      {plan.capacity && (
+        <CapacityView
+          capacity={plan.capacity}
+          // An unchecked capacity's note is often the plan's warning too: said once.
+          showNote={
+            plan.capacity.fits === null && !plan.warnings.some((w) => w.message === plan.capacity?.note)
+          }
+        />
+      )}
       <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
           {multi
@@ -363,7 +371,7 @@ export const capacitySource: Record<LaunchCapacity['source'], string> = {
 };
 
 /** Whether the cloud will place every server: how many fit, per zone, and how that was found. */
-function CapacityView({ capacity: c }: { capacity: LaunchCapacity }) {
+function CapacityView({ capacity: c, showNote }: { capacity: LaunchCapacity; showNote: boolean }) {
   const servers = (n: number) => (n === 1 ? '1 server' : `${n} servers`);
   return (
     <section
@@ -395,7 +403,7 @@ function CapacityView({ capacity: c }: { capacity: LaunchCapacity }) {
           ))}
         </ul>
       )}
-      {c.note && <p className="mt-1 text-slate-600">{c.note}</p>}
+      {showNote && c.note && <p className="mt-1 text-slate-600">{c.note}</p>}
     </section>
   );
 }
