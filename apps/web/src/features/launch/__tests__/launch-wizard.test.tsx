@@ -3,11 +3,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { Route } from 'react-router';
 import type { RequestHandler } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bff, bffError, recordRequests } from '../../../testing/bff';
 import { server } from '../../../testing/msw-server';
 import { LaunchWizard } from '../components/launch-wizard';
 import { catalogHandlers, launch, plan, renderAt, session } from './helpers';
+
+// A walk through the wizard's nine steps is many clicks: more than the default 5 s on a loaded machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 function start(s: Session = session(), extra: RequestHandler[] = []) {
   // The first handler for a request answers it: a test's own go before the catalog's.

@@ -2,11 +2,14 @@ import { apiPaths, launchPlanSchema, launchSchema } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bff, recordRequests } from '../../../testing/bff';
 import { server } from '../../../testing/msw-server';
 import { LaunchWizard } from '../components/launch-wizard';
 import { catalogHandlers, launch, plan, renderAt, session } from './helpers';
+
+// A walk through the wizard's nine steps is many clicks: more than the default 5 s on a loaded machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const writersProblem = {
   field: 'acknowledgeMultipleWriters',
