@@ -14,9 +14,17 @@ export interface StartPlan {
   healthUrl: string;
   webDist: string;
   customWebDist: boolean;
+  listens: Listen[];
   buildEnv: Env;
   cloudEnv: Env;
   bffEnv: Env;
   banner: string;
 }
+export interface Listen {
+  what: string;
+  host: string;
+  port: number;
+  variable: 'CLOUD_PORT' | 'PORT';
+}
+export declare function portTakenMessage(taken: Listen[], listens: Listen[]): string;
 export declare function startPlan(env: Env, opts: { root: string; tty: boolean }): StartPlan;

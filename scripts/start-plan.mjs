@@ -54,6 +54,16 @@ export function startPlan(env, { root, tty }) {
     /** Vite's own output directory (apps/web/dist) is not where the web app is wanted. */
     customWebDist: Boolean(env.WEB_DIST),
     buildEnv: base,
+    /** What the children will listen on, checked before anything starts (another stack may hold it). */
+    listens: [
+      {
+        what: 'the bundled cloud',
+        host: env.CLOUD_HOST || '127.0.0.1',
+        port: Number(cloudPort),
+        variable: 'CLOUD_PORT',
+      },
+      { what: 'the dashboard', host: env.HOST || '127.0.0.1', port: Number(port), variable: 'PORT' },
+    ],
     cloudEnv: { ...base, CLOUD_PORT: cloudPort },
     bffEnv: { ...base, OS_AUTH_URL: authUrl, PORT: port, ...(env.WEB_DIST ? { WEB_DIST: webDist } : {}) },
     banner: bannerLine({
@@ -64,4 +74,17 @@ export function startPlan(env, { root, tty }) {
       adminPassword: env.OS_ADMIN_PASSWORD || 'admin',
     }),
   };
+}
+
+/** The words `npm start` says when a port it needs is taken, with the way out. */
+export function portTakenMessage(taken, listens) {
+  const t = taken[0];
+  const others = listens
+    .map((l) => `${l.variable}=${l.port + (taken.some((x) => x.variable === l.variable) ? 1 : 0)}`)
+    .join(' ');
+  const names = taken.map((x) => `${x.port} (${x.what})`).join(' and ');
+  return (
+    `port ${names} ${taken.length > 1 ? 'are' : 'is'} already in use on ${t.host}; is another \`npm start\` running? ` +
+    `Stop it, or start on other ports: ${others} npm start`
+  );
 }

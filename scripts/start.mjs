@@ -7,9 +7,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startPlan } from './start-plan.mjs';
+import { portTakenMessage, startPlan } from './start-plan.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -124,6 +125,23 @@ const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) stop(0);
 }, 1_000).unref();
+
+/** Whether something already listens on host:port (another stack: its health would fool the wait below). */
+function portTaken(host, port) {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.once('error', (err) => done(err.code === 'EADDRINUSE'));
+    probe.once('listening', () => probe.close(() => done(false)));
+    probe.listen(port, host);
+  });
+}
+
+const taken = [];
+for (const l of plan.listens) if (await portTaken(l.host, l.port)) taken.push(l);
+if (taken.length > 0) {
+  say(portTakenMessage(taken, plan.listens));
+  process.exit(1);
+}
 
 await buildWebIfMissing();
 if (!stopping) {

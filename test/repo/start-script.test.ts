@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiPaths } from '@sv/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bannerLine, childEnvironment, startPlan } from '../../scripts/start-plan.mjs';
+import { bannerLine, childEnvironment, portTakenMessage, startPlan } from '../../scripts/start-plan.mjs';
 import { freePort, processesWith, type Started, startProcess, until200 } from './processes.js';
 
 /**
@@ -69,6 +70,19 @@ describe("start's banner", () => {
     );
     expect(plan.banner).toBe(
       'Dashboard: http://127.0.0.1:8080 — sign in with an account of the cloud at https://keystone.example.org/v3',
+    );
+  });
+});
+
+describe('ports another stack holds', () => {
+  it('names the port, what needed it, and the way out', () => {
+    const plan = startPlan({}, { root: '/repo', tty: false });
+    const dashboard = plan.listens.filter((l) => l.variable === 'PORT');
+    expect(portTakenMessage(dashboard, plan.listens)).toBe(
+      'port 8080 (the dashboard) is already in use on 127.0.0.1; is another `npm start` running? Stop it, or start on other ports: CLOUD_PORT=8780 PORT=8081 npm start',
+    );
+    expect(portTakenMessage(plan.listens, plan.listens)).toContain(
+      'port 8780 (the bundled cloud) and 8080 (the dashboard) are already in use',
     );
   });
 });
@@ -166,6 +180,25 @@ describe('npm start, run for real', () => {
     await start.stop();
     expect(start.child.exitCode).toBe(0);
     expect(commandLines(marker)).toEqual([]);
+  });
+
+  it('refuses to start, and says why, when its port is taken (not the banner of whatever holds it)', async () => {
+    const marker = `taken${process.pid}`;
+    const { env, port } = await environment(marker);
+    const holder = createServer((_req, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((done) => holder.listen(port, '127.0.0.1', done));
+    try {
+      const start = startProcess(process.execPath, ['scripts/start.mjs'], env);
+      running.push(start);
+      // 'close': exited, and all it printed has been read.
+      await new Promise((done) => start.child.once('close', done));
+      expect(start.child.exitCode).toBe(1);
+      expect(start.output()).toContain(`port ${port} (the dashboard) is already in use on 127.0.0.1`);
+      expect(start.output()).not.toMatch(/^Dashboard: /m);
+      expect(children(marker)).toEqual([]);
+    } finally {
+      holder.close();
+    }
   });
 
   // `script` (util-linux) runs start on a pseudo-terminal, as a person's shell would.

@@ -1159,6 +1159,17 @@ const rows: Row[] = [
       body: { quota_class_set: { backups: 10 } },
     }),
   },
+  // --- cloud15: scheduler dry-run extension (issue 15) ---
+  {
+    // Changes nothing, so a reader-only token may ask too; no host names in the answer.
+    route: 'POST /compute/v2.1/os-scheduler-dry-run',
+    expect: anyToken(200),
+    probe: () => ({
+      path: '/compute/v2.1/os-scheduler-dry-run',
+      body: { dry_run: { flavorRef: '1', count: 2, availability_zone: 'nova' } },
+    }),
+  },
+  // --- end cloud15 ---
 ];
 
 /**

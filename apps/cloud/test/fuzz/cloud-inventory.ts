@@ -615,6 +615,18 @@ export const cloudEndpoints: Endpoint[] = [
     version: VOLUME,
     body: ({ n }) => ({ quota_class_set: { backups: 10 + (n % 5) } }),
   }),
+  // --- cloud15: scheduler dry-run extension (issue 15) ---
+  E('POST /compute/v2.1/os-scheduler-dry-run', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      dry_run: pick(n, [
+        { flavorRef: '1', count: 1 + (Math.abs(n) % 1000) },
+        { flavorRef: '5', count: 40, availability_zone: 'az2', volume_backed: true },
+        { flavorRef: '2', count: 3, multiattach: true, read_only: true },
+      ]),
+    }),
+  }),
+  // --- end cloud15 ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */

@@ -18,6 +18,9 @@ import { requestScope } from '../request-scope.js';
 // --- C2: tenancy ---
 import { keypairRoutes } from './keypairs.routes.js';
 import { quotaRoutes } from './quotas.routes.js';
+// --- cloud15: scheduler dry-run extension (issue 15) ---
+import { schedulerDryRunRoutes } from './scheduler-dry-run.routes.js';
+// --- end cloud15 ---
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -44,5 +47,8 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- C2: tenancy ---
   router.use(keypairRoutes(deps));
   router.use(quotaRoutes(deps));
+  // --- cloud15: scheduler dry-run extension (issue 15) ---
+  router.use(schedulerDryRunRoutes(deps));
+  // --- end cloud15 ---
   return router;
 }

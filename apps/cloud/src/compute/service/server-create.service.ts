@@ -43,6 +43,11 @@ import { checkInstancesQuota, checkMetadataAndFilesQuota } from './quotas.servic
 export const FORCED_HOST_RULE = 'os_compute_api:servers:create:forced_host';
 export const REQUESTED_DESTINATION_RULE = 'compute:servers:create:requested_destination';
 
+/** `FlavorNotFound` at create: Nova hides the id behind its own wording. */
+export const INVALID_FLAVOR_REF = 'Invalid flavorRef provided.';
+/** An unknown zone (`_validate_and_build_base_options`' InvalidRequest). */
+export const ZONE_NOT_AVAILABLE = 'The requested availability zone is not available';
+
 export interface CreatedServers {
   servers: ServerRow[];
   reservationId: string;
@@ -90,7 +95,7 @@ export function flavorSnapshot(f: FlavorRow): FlavorSnapshot {
 }
 
 /** `parse_availability_zone`: `zone`, `zone:host`, `zone:host:node` or `zone::node`. */
-function parseAvailabilityZone(az: string | null): {
+export function parseAvailabilityZone(az: string | null): {
   zone: string | null;
   host: string | null;
   node: string | null;
@@ -146,14 +151,14 @@ export async function createServers(
   if (!imageRef && !bdmsGiven) throw badRequest('Missing imageRef attribute');
 
   const flavorRow = await flavorsStore.byId(deps.store.db, String(s.flavorRef));
-  if (!flavorRow || flavorRow.disabled === 1) throw badRequest('Invalid flavorRef provided.');
+  if (!flavorRow || flavorRow.disabled === 1) throw badRequest(INVALID_FLAVOR_REF);
   const flavor = flavorSnapshot(flavorRow);
 
   if (requestedHostname && maxCount > 1) {
     throw badRequest('Unable to allocate a single hostname to multiple instances');
   }
   if (az.zone && !az.host && !az.node && !(await availableZones(deps.store.db)).has(az.zone)) {
-    throw badRequest('The requested availability zone is not available');
+    throw badRequest(ZONE_NOT_AVAILABLE);
   }
   if (requestedHost || requestedNode) await checkRequestedDestination(deps, requestedHost, requestedNode);
 
