@@ -22,6 +22,7 @@ import { volumeActionsRoutes } from './features/volumes/volume-actions.routes.js
 import { preflightRoutes } from './features/preflight/preflight.routes.js';
 import { topologyRoutes } from './features/topology/topology.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
+import { launchChoicesRoutes } from './features/launch-choices/launch-choices.routes.js';
 import { OpenStackFault, toApiError } from './openstack/fault.js';
 import { keystoneClient } from './openstack/keystone-client.js';
 import { accessLog } from './platform/access-log.js';
@@ -118,6 +119,8 @@ export function createBffApp(deps: BffDeps): Express {
     ...serverListRoutes(),
     ...volumeListRoutes(),
     ...projectsRoutes({ authUrl: config.authUrl }),
+    // --- 15: what a launch picks from beyond the catalog ---
+    ...launchChoicesRoutes(),
   ];
   routes.push(...openapiRoutes(() => routes));
 

@@ -45,7 +45,7 @@ describe('launch one server at a time (BFF_LAUNCH_STRATEGY=serial)', () => {
     const plan = await demo.post('/api/launches/plan', body);
     expect(plan.body).toMatchObject({ strategy: 'serial', ok: true });
     expect(plan.body.strategyReason).toMatch(/dashboard configuration/);
-    expect(plan.body.requests).toHaveLength(3);
+    expect(plan.body.requests).toHaveLength(4);
     expect(plan.body.requests[2]).toMatch(/attach_mode ro/);
 
     const res = await demo.post('/api/launches', body);
@@ -90,6 +90,19 @@ describe('launch one server at a time (BFF_LAUNCH_STRATEGY=serial)', () => {
     await admin.nova('POST', '/flavors', {
       flavor: { name: 'half', id: 'half', ram: 512, vcpus: 20, disk: 1 },
     });
+    const shared = await volume('az2-data');
+    const body = launchBody({
+      name: 'edge',
+      count: 2,
+      flavorId: 'half',
+      availabilityZone: 'az2',
+      boot: { source: 'image', imageId: SEED_IMAGE_ID },
+      dataVolumes: [{ volumeId: shared }],
+    });
+    // The plan's dry run sees room for both on compute-3; the filler takes it before the launch
+    // starts (which reuses that plan), as another user's servers may.
+    const plan = await demo.post('/api/launches/plan', body);
+    expect(plan.body).toMatchObject({ ok: true, capacity: { source: 'dry-run', fits: 2 } });
     await admin.nova(
       'POST',
       '/servers',
@@ -105,18 +118,7 @@ describe('launch one server at a time (BFF_LAUNCH_STRATEGY=serial)', () => {
       '2.74',
     );
     await stack.cloud.settle();
-    const shared = await volume('az2-data');
-    const res = await demo.post(
-      '/api/launches',
-      launchBody({
-        name: 'edge',
-        count: 2,
-        flavorId: 'half',
-        availabilityZone: 'az2',
-        boot: { source: 'image', imageId: SEED_IMAGE_ID },
-        dataVolumes: [{ volumeId: shared }],
-      }),
-    );
+    const res = await demo.post('/api/launches', body);
     expect(res.status).toBe(202);
     const done = (await waitForLaunch(demo, res.body.id)).body;
     expect(done.status).toBe('partial');

@@ -23,6 +23,12 @@ export interface CloudClient {
   /** Cinder under the session's project-scoped volume endpoint. */
   cinder: Call;
   glance: Call;
+  /** Neutron under the session's network endpoint (paths start with /v2.0); only when `hasNetwork`. */
+  neutron: Call;
+  /** Placement (`microversion` e.g. '1.10'); only when the catalog has it. */
+  placement: Call;
+  /** Whether the catalog has a network service. */
+  hasNetwork: boolean;
   /** The highest of `wanted` the cloud supports. */
   computeVersion(wanted: string): string;
   volumeVersion(wanted: string): string;
@@ -56,6 +62,10 @@ export function cloudFor(session: SessionData): CloudClient {
     nova: make('compute', session.endpoints.compute, 'compute'),
     cinder: make('block-storage', session.endpoints.volume, 'volume'),
     glance: make('image', session.endpoints.image, null),
+    // Some catalogs name Neutron's endpoint with its version; the paths carry it.
+    neutron: make('network', session.endpoints.network?.replace(/\/v2\.0\/?$/, '') ?? null, null),
+    hasNetwork: Boolean(session.endpoints.network),
+    placement: make('placement', session.endpoints.placement ?? null, 'placement'),
     computeVersion: (wanted) => cappedVersion(wanted, session.capabilities.compute.maxVersion),
     volumeVersion: (wanted) => cappedVersion(wanted, session.capabilities.volume.maxVersion),
     computeHas: (version) => versionAtLeast(session.capabilities.compute.maxVersion, version),

@@ -6,6 +6,8 @@
 /** Compute: hosts by UUID 2.53, multiattach 2.60, attachment ids in listings 2.89, attach modes and multi-create on one volume 2.105. */
 export const COMPUTE = {
   hostUuids: '2.53',
+  /** `networks: "auto"` and `"none"` at server create. */
+  networkChoice: '2.37',
   multiattach: '2.60',
   attachmentIds: '2.89',
   enhancements: '2.105',

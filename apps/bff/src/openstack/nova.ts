@@ -102,8 +102,14 @@ export interface CreateServersInput {
   blockDevices?: BlockDevice[];
   minCount?: number;
   maxCount?: number;
-  /** Nova's `networks`: 'none' (2.37+) keeps servers off any network. */
-  networks?: 'none' | 'auto';
+  /**
+   * Network ids (a port on each), or 'none' (2.37+) to keep servers off any network. Absent: Nova's
+   * `auto` from 2.37 (the project's one network), nothing below (the same choice, made by Nova).
+   */
+  networks?: 'none' | string[];
+  /** Security group names or ids; absent: Nova's (the project's `default`). */
+  securityGroups?: string[];
+  keyName?: string;
   metadata?: Record<string, string>;
 }
 
@@ -287,8 +293,12 @@ export async function createServers(
     name: input.name,
     flavorRef: input.flavorId,
     imageRef: input.imageId ?? '',
-    networks: input.networks ?? 'none',
   };
+  if (Array.isArray(input.networks)) server.networks = input.networks.map((uuid) => ({ uuid }));
+  else if (input.networks === 'none') server.networks = 'none';
+  else if (versionAtLeast(version, COMPUTE.networkChoice)) server.networks = 'auto';
+  if (input.securityGroups?.length) server.security_groups = input.securityGroups.map((name) => ({ name }));
+  if (input.keyName) server.key_name = input.keyName;
   if (input.availabilityZone) server.availability_zone = input.availabilityZone;
   if (input.metadata) server.metadata = input.metadata;
   if (input.minCount !== undefined) server.min_count = input.minCount;

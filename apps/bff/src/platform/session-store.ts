@@ -15,7 +15,15 @@ export interface SessionData {
   projects: ProjectRef[];
   roles: string[];
   isAdmin: boolean;
-  endpoints: { compute: string; volume: string; image: string | null };
+  endpoints: {
+    compute: string;
+    volume: string;
+    image: string | null;
+    /** Neutron; absent in sessions made before it was read from the catalog. */
+    network?: string | null;
+    /** Placement (admins' capacity figures on a real cloud); absent as above. */
+    placement?: string | null;
+  };
   capabilities: Capabilities;
   createdAt: string;
 }

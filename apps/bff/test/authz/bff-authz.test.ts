@@ -286,6 +286,29 @@ const rows: Row[] = [
       body: { bootable: true },
     }),
   },
+  // --- 15: what a launch picks from (key pairs are each user's own, so every signed-in role may) ---
+  { route: 'GET /api/networks', expect: signedIn(200), probe: () => ({ path: '/api/networks' }) },
+  {
+    route: 'GET /api/security-groups',
+    expect: signedIn(200),
+    probe: () => ({ path: '/api/security-groups' }),
+  },
+  { route: 'GET /api/key-pairs', expect: signedIn(200), probe: () => ({ path: '/api/key-pairs' }) },
+  {
+    route: 'POST /api/key-pairs',
+    expect: signedIn(201),
+    probe: (role) => ({ path: '/api/key-pairs', body: { name: uniqueName(`authz-key-${role}`) } }),
+  },
+  {
+    route: 'DELETE /api/key-pairs/:name',
+    expect: signedIn(204),
+    probe: async (role) => {
+      const name = uniqueName(`authz-gone-${role}`);
+      if (role !== 'anonymous') await clients[role].post('/api/key-pairs', { name });
+      return { path: `/api/key-pairs/${name}` };
+    },
+  },
+  { route: 'GET /api/quotas', expect: signedIn(200), probe: () => ({ path: '/api/quotas' }) },
 ];
 
 /** One call as a role, kept for the token, cookie and leak checks. */

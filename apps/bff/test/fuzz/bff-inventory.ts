@@ -1,6 +1,7 @@
 import type { TestStack } from '../helpers/stack.js';
 import { http, login, type Session } from '../../../cloud/test/helpers/cloud.js';
 import { bootServersViaApi } from '../../../cloud/test/helpers/compute-fixtures.js';
+import { newSshKeyPair } from '../../src/openstack/nova-keypairs.js';
 
 /**
  * Every /api route of the BFF with a valid request for it. `bff.fuzz.test.ts` fails while the app
@@ -8,7 +9,7 @@ import { bootServersViaApi } from '../../../cloud/test/helpers/compute-fixtures.
  */
 
 export type Role = 'admin' | 'member';
-export type IdKind = 'volume' | 'server' | 'launch';
+export type IdKind = 'volume' | 'server' | 'launch' | 'keyPair';
 
 export interface BffFixtures {
   /** Ids any request may aim at, per role (the other role's are mixed in by the fuzz). */
@@ -149,13 +150,27 @@ export const bffEndpoints: BffEndpoint[] = [
       pick(n, [{ type: 'multiattach' }, { type: '__DEFAULT__', migrationPolicy: 'on-demand' }]),
   }),
   E('PUT /api/volumes/:id/bootable', { body: ({ n }) => ({ bootable: n % 2 === 0 }) }),
+  // --- 15: what a launch picks from ---
+  E('GET /api/networks'),
+  E('GET /api/security-groups'),
+  E('GET /api/key-pairs'),
+  E('POST /api/key-pairs', {
+    body: ({ n, role }) =>
+      pick(n, [{ name: `fz-key-${role}-${n}` }, { name: `fz-key-${role}-${n}`, publicKey: FUZZ_PUBLIC_KEY }]),
+  }),
+  E('DELETE /api/key-pairs/:name'),
+  E('GET /api/quotas'),
 ];
+
+/** An ssh public key to import (any valid one will do; the private half is not needed). */
+const FUZZ_PUBLIC_KEY = newSshKeyPair('fuzz').publicKey;
 
 /** The kind of id a path parameter holds. */
 export function idKindOf(path: string, param: string): IdKind {
   if (param === 'volumeId' || path.startsWith('/api/volumes/')) return 'volume';
   if (path.startsWith('/api/servers/')) return 'server';
   if (path.startsWith('/api/launches/')) return 'launch';
+  if (path.startsWith('/api/key-pairs/')) return 'keyPair';
   throw new Error(`no id kind for :${param} in ${path}`);
 }
 
@@ -210,8 +225,22 @@ export async function makeBffFixtures(stack: TestStack): Promise<BffFixtures> {
     });
     if (attach.status !== 200) throw new Error(`attach: ${attach.status} ${attach.text}`);
     await tc.settle();
-    ids[role] = { volume: volumes, server: servers, launch: [] };
-    expendable[role] = { volume: spareVolumes, server: spareServers };
+    const keyPair = async (name: string) => {
+      const res = await http(tc, 'POST', '/compute/v2.1/os-keypairs', {
+        token: sessions[role].token,
+        version: 'compute 2.91',
+        body: { keypair: { name } },
+      });
+      if (res.status !== 201) throw new Error(`key pair: ${res.status} ${res.text}`);
+      return name;
+    };
+    const keyPairs = [await keyPair(`fuzz-key-${role}`)];
+    const spareKeyPairs = [
+      await keyPair(`fuzz-spare-key-${role}-1`),
+      await keyPair(`fuzz-spare-key-${role}-2`),
+    ];
+    ids[role] = { volume: volumes, server: servers, launch: [], keyPair: keyPairs };
+    expendable[role] = { volume: spareVolumes, server: spareServers, keyPair: spareKeyPairs };
   }
   return {
     ids,

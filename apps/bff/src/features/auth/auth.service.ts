@@ -28,7 +28,13 @@ export function authService(config: BffConfig, keystone: KeystoneClient, store: 
     const audience = token.roles.includes('admin') ? 'admin' : 'member';
     const d = await discoveries.get(compute, volume, token.token, audience);
     return {
-      endpoints: { compute, volume, image: endpointFor(token.catalog, ['image']) },
+      endpoints: {
+        compute,
+        volume,
+        image: endpointFor(token.catalog, ['image']),
+        network: endpointFor(token.catalog, ['network']),
+        placement: endpointFor(token.catalog, ['placement']),
+      },
       capabilities: capabilitiesFor(
         d.compute,
         d.volume,

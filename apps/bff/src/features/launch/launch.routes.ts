@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { SessionStore } from '../../platform/session-store.js';
 import { type ApiRoute, route } from '../../platform/route-table.js';
 import type { VolumeLock } from '../../platform/volume-lock.js';
+import { preflightOptionsFromEnv } from '../preflight/preflight.service.js';
 import { type LaunchService, launchService, launchStoreFor } from './launch.service.js';
 
 /** Makes the launch service from the config: launches in PostgreSQL or the embedded SQLite file. */
@@ -28,6 +29,7 @@ export function launchServiceFor(deps: {
     logger: deps.logger,
     sessions: deps.sessions,
     ...(deps.volumeLock ? { volumeLock: deps.volumeLock } : {}),
+    crossAzAttach: preflightOptionsFromEnv().crossAzAttach,
   });
 }
 

@@ -195,6 +195,10 @@ function createInput(
     ...(r.availabilityZone ? { availabilityZone: r.availabilityZone } : {}),
     blockDevices: launchBlockDevices(boot, imageId, data),
     ...(count > 1 ? { minCount: count, maxCount: count } : {}),
+    // Every create (the one multi-create, each serial one, a retry) takes the launch's ports, groups and key.
+    ...(r.networks !== undefined ? { networks: r.networks } : {}),
+    ...(r.securityGroups?.length ? { securityGroups: r.securityGroups } : {}),
+    ...(r.keyName ? { keyName: r.keyName } : {}),
   };
 }
 

@@ -8,12 +8,31 @@ import { cloudFor, type CloudClient } from '../../openstack/cloud-client.js';
 import { findImage } from '../../openstack/glance.js';
 import { describeMultiCreate, describeSerial } from '../../openstack/launch-calls.js';
 import { OpenStackFault } from '../../openstack/fault.js';
-import { deleteServer, findServer, listFlavors, listServers, listZones } from '../../openstack/nova.js';
+import {
+  deleteServer,
+  type Flavor,
+  findServer,
+  listFlavors,
+  listServers,
+  listZones,
+} from '../../openstack/nova.js';
+import { adminCapacity, schedulerDryRun } from '../../openstack/capacity.js';
+import { computeLimits } from '../../openstack/limits.js';
+import { COMPUTE } from '../../openstack/microversions.js';
+import { listProjectNetworks, listSecurityGroups } from '../../openstack/neutron.js';
+import { findKeyPair } from '../../openstack/nova-keypairs.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { ChangeBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SessionData, SessionStore } from '../../platform/session-store.js';
 import { MemoryVolumeLock, type VolumeLock } from '../../platform/volume-lock.js';
+import {
+  type CapacityFound,
+  capacityCheck,
+  networkProblems,
+  quotaChecks,
+  securityGroupProblems,
+} from './launch.checks.js';
 import { isFinal, LaunchTracker } from './launch.progress.js';
 import {
   DEFAULT_TIMING,
@@ -69,6 +88,61 @@ function sharedWrites(
   };
 }
 
+/**
+ * How many of the servers the cloud can place now: the bundled cloud's dry run; on a real cloud,
+ * for an admin, placement's or the hypervisors' figures; for a member nothing (null: unchecked).
+ * A failure to count is not a reason to refuse the launch: it is then unchecked too.
+ */
+async function countCapacity(
+  cloud: CloudClient,
+  request: LaunchRequest,
+  zone: string | undefined,
+  flavors: Promise<Flavor[]>,
+  volumes: (CinderVolume | null)[],
+): Promise<CapacityFound | null> {
+  const boot = request.boot;
+  const dry = await schedulerDryRun(cloud, {
+    flavorId: request.flavorId,
+    count: request.count,
+    ...(zone ? { availabilityZone: zone } : {}),
+    volumeBacked: boot.source === 'volume',
+    multiattach: volumes.some((v) => v?.multiattach),
+    readOnly:
+      (boot.source === 'volume' && boot.mode === 'ro') || request.dataVolumes.some((v) => v.mode === 'ro'),
+  }).catch(() => null);
+  if (dry) return { source: 'dry-run', answer: dry };
+  if (!cloud.session.isAdmin) return null;
+  const flavor = (await flavors.catch(() => [])).find((f) => f.id === request.flavorId);
+  if (!flavor) return null;
+  const size = {
+    vcpus: flavor.vcpus,
+    ramMb: flavor.ramMb,
+    diskGb: boot.source === 'volume' ? 0 : flavor.diskGb,
+  };
+  return adminCapacity(cloud, size).catch(() => null);
+}
+
+/** What every create of the launch carries besides its volumes: networks, groups, key pair. */
+function describeJoins(
+  request: LaunchRequest,
+  networks: { network: { id: string; name: string } }[],
+  networkChoice: boolean,
+): string {
+  const name = (id: string) => networks.find((n) => n.network.id === id)?.network.name || id;
+  const nets = Array.isArray(request.networks)
+    ? `networks [${request.networks.map((id) => `{uuid: ${id}} (${name(id)})`).join(', ')}]`
+    : request.networks === 'none'
+      ? 'networks "none" (no port)'
+      : networkChoice
+        ? `networks "auto" (the project's one network)`
+        : "no networks (the cloud picks the project's one network)";
+  const groups = request.securityGroups?.length
+    ? `security_groups [${request.securityGroups.join(', ')}]`
+    : "the project's default security group";
+  const key = request.keyName ? `key_name ${request.keyName}` : 'no key pair';
+  return `Every POST /servers carries ${nets}, ${groups} and ${key}`;
+}
+
 /** Statuses a volume may be in for one more server to take it. */
 const SHARED_OK = new Set(['available', 'in-use', 'reserved', 'attaching']);
 
@@ -86,8 +160,11 @@ export function launchService(deps: {
   /** Where a launch's session is found again when another process picks the launch up. */
   sessions?: SessionStore;
   leases?: Partial<LaunchLeases>;
+  /** Nova's `[cinder] cross_az_attach` (BFF_CROSS_AZ_ATTACH); true, Nova's default, when not given. */
+  crossAzAttach?: boolean;
 }) {
   const { store, changes, logger } = deps;
+  const crossAzAttach = deps.crossAzAttach ?? true;
   const leases: LaunchLeases = { ...DEFAULT_LEASES, ...deps.leases };
   /** This process, as the owner of the leases it holds. */
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -183,13 +260,31 @@ export function launchService(deps: {
     const caps = session.capabilities;
     const problems: Problem[] = [];
     const boot = request.boot;
-    const [flavors, image, zones, bootVolume, dataVolumes] = await Promise.all([
-      listFlavors(cloud),
-      boot.source === 'image' ? findImage(cloud, boot.imageId) : Promise.resolve(null),
-      request.availabilityZone ? listZones(cloud) : Promise.resolve([]),
+    // One round: every look the plan needs goes out at once; only the dry run waits for the volumes.
+    const zone = request.availabilityZone?.split(':')[0];
+    const volumesFound = Promise.all([
       boot.source === 'volume' ? findVolume(cloud, boot.volumeId) : Promise.resolve(null),
       Promise.all(request.dataVolumes.map((d) => findVolume(cloud, d.volumeId))),
-    ]);
+    ] as const);
+    const wantsNetworks = request.networks !== 'none';
+    const wantsGroups = (request.securityGroups?.length ?? 0) > 0 && request.networks !== 'none';
+    const flavorsFound = listFlavors(cloud);
+    const [flavors, image, zones, [bootVolume, dataVolumes], networks, groups, keyPair, limits, counted] =
+      await Promise.all([
+        flavorsFound,
+        boot.source === 'image' ? findImage(cloud, boot.imageId) : Promise.resolve(null),
+        request.availabilityZone ? listZones(cloud) : Promise.resolve([]),
+        volumesFound,
+        wantsNetworks ? listProjectNetworks(cloud) : Promise.resolve([]),
+        wantsGroups ? listSecurityGroups(cloud) : Promise.resolve([]),
+        request.keyName ? findKeyPair(cloud, request.keyName) : Promise.resolve(null),
+        computeLimits(cloud).catch((err: unknown) => {
+          if (err instanceof OpenStackFault && err.status === 401) throw err;
+          return null;
+        }),
+        // The dry run waits for the volumes only (are they shared?); the flavors only if it is not there.
+        volumesFound.then(([b, d]) => countCapacity(cloud, request, zone, flavorsFound, [b, ...d])),
+      ]);
     if (!flavors.some((f) => f.id === request.flavorId)) {
       problems.push({ field: 'flavorId', message: `Flavor ${request.flavorId} was not found.` });
     }
@@ -219,10 +314,54 @@ export function launchService(deps: {
     const writes = sharedWrites(request, bootVolume, dataVolumes);
     problems.push(...(await writerProblems(cloud, request, writes)));
     // An admin's `zone:host` names a host in the zone.
-    const zone = request.availabilityZone?.split(':')[0];
     if (zone !== undefined && !zones.some((z) => z.name === zone && z.available)) {
       problems.push({ field: 'availabilityZone', message: `There is no available zone named ${zone}.` });
     }
+    const warnings: LaunchPlan['warnings'] = [];
+    // Volumes in another zone than the servers: refused where Nova does not attach across zones.
+    for (const v of [bootVolume, ...dataVolumes]) {
+      if (!v || zone === undefined || !v.availabilityZone || v.availabilityZone === zone) continue;
+      const label = v.name ? `Volume ${v.name}` : `Volume ${v.id}`;
+      const words = `${label} is in availability zone ${v.availabilityZone} and the servers would be in ${zone}`;
+      if (crossAzAttach) warnings.push({ field: 'availabilityZone', message: `${words}.` });
+      else {
+        problems.push({
+          field: 'availabilityZone',
+          message: `${words}; this cloud does not attach volumes across zones. Choose zone ${v.availabilityZone}.`,
+        });
+      }
+    }
+    problems.push(
+      ...networkProblems(request, {
+        service: cloud.hasNetwork,
+        noneAllowed: cloud.computeHas(COMPUTE.networkChoice),
+        projectId: session.project.id,
+        isAdmin: session.isAdmin,
+        networks,
+      }),
+      ...securityGroupProblems(request, cloud.hasNetwork, groups),
+    );
+    if (request.keyName && !keyPair) {
+      problems.push({ field: 'keyName', message: `Key pair ${request.keyName} was not found.` });
+    }
+    const flavor = flavors.find((f) => f.id === request.flavorId) ?? null;
+    const quota = limits
+      ? quotaChecks(request.count, flavor, limits)
+      : { quotas: [], problems: [], maxCount: null };
+    if (!limits) {
+      warnings.push({
+        field: 'count',
+        message: "The project's compute quotas could not be read; the cloud checks them at launch.",
+      });
+    }
+    problems.push(...quota.problems);
+    const capacity = capacityCheck(request.count, counted, zone);
+    problems.push(...capacity.problems);
+    warnings.push(...capacity.warnings);
+    // The largest count both quotas and capacity allow, offered when the request is above it.
+    const allowed = [quota.maxCount, capacity.fits].filter((n): n is number => n !== null);
+    const most = allowed.length > 0 ? Math.min(...allowed) : null;
+    const maxCount = most !== null && most < request.count && most >= 1 ? most : null;
 
     const strategy = caps.launchStrategy;
     const bootMapping = boot.source === 'volume' ? { volumeId: boot.volumeId, mode: boot.mode } : null;
@@ -232,16 +371,17 @@ export function launchService(deps: {
       strategy === 'multi-create'
         ? describeMultiCreate(request.count, bootMapping, imageId, data)
         : describeSerial(cloud, request.count, bootMapping, imageId, data);
+    requests.push(describeJoins(request, networks, cloud.computeHas(COMPUTE.networkChoice)));
     return {
       plan: {
         strategy,
         strategyReason: caps.launchStrategyReason,
         requests,
         problems,
-        warnings: [],
-        quotas: [],
-        capacity: null,
-        maxCount: null,
+        warnings,
+        quotas: quota.quotas,
+        capacity: capacity.capacity,
+        maxCount,
         ok: problems.length === 0,
       },
       writes,
