@@ -41,6 +41,8 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   scan,
   snapshot,
 }) => {
+  // Nine steps with an axe scan each, three servers, and their pages: longer than the default.
+  test.setTimeout(240_000);
   // What the journey is not about: the two shared volumes exist (created through the BFF's API).
   const image = await memberApi.image();
   const bootName = unique('e2e-root');
@@ -128,7 +130,7 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   await page.getByRole('button', { name: 'Create key pair' }).click();
   made.keyPairs.push(keyName);
   await expect(page.getByRole('heading', { name: `Save the private key of ${keyName} now` })).toBeVisible();
-  await expect(page.getByLabel(`Private key of ${keyName}`)).toHaveValue(/PRIVATE KEY/);
+  await expect(page.getByRole('textbox', { name: `Private key of ${keyName}` })).toHaveValue(/PRIVATE KEY/);
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name: `Download ${keyName}.pem` }).click();
   const download = await downloading;
@@ -137,7 +139,7 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   await snapshot('launch-key-pair-private-key');
   await page.getByRole('button', { name: 'Next: Review' }).click();
   await expect(page.getByText('Confirm you saved the private key: it cannot be shown again.')).toBeVisible();
-  await page.getByRole('checkbox', { name: 'I have saved the private key' }).check();
+  await page.getByRole('checkbox', { name: 'I have saved the private key' }).click(); // (it goes with the key: not .check())
   await expect(
     page.getByText(`Key pair ${keyName} created. Its private key is no longer shown.`),
   ).toBeVisible();

@@ -113,8 +113,8 @@ export function LaunchWizard({ session }: { session: Session }) {
   // The key pair's rule reads the wizard's state, not a field: check it again when that changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on the state the resolver reads
   useEffect(() => {
-    if (form.formState.touchedFields.keyName || form.getFieldState('keyName').error)
-      void form.trigger('keyName');
+    // Only to update a message already shown: a new rule is said when the user tries to move on.
+    if (form.getFieldState('keyName').error) void form.trigger('keyName');
   }, [keyChoice, newKey, form]);
 
   // Move focus once the step is on screen: its heading (so screen readers announce the step), or
