@@ -410,7 +410,6 @@ describe('Review: quotas, capacity and the count that fits', () => {
     expect(
       within(alert).getByText('This launch needs 8 vCPUs and the project has 6 left.'),
     ).toBeInTheDocument();
-    expect(within(alert).getByText('3 servers fit of the 4 asked for.')).toBeInTheDocument();
     expect(screen.getByText('Volume dataset is in zone nova.')).toBeInTheDocument();
     const quotas = screen.getByRole('region', { name: 'Quotas' });
     expect(within(quotas).getByText('over by 2')).toBeInTheDocument();

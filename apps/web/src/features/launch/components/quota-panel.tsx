@@ -61,7 +61,7 @@ export function QuotaPanel({ count, flavor }: { count: number; flavor: FlavorSiz
           return (
             <li key={q.resource} className="grid gap-1">
               <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-                <span className="font-medium text-slate-800">{q.label}</span>
+                <span className="font-medium text-slate-800">{q.resource === 'ram' ? 'RAM' : q.label}</span>
                 <span className="tabular-nums text-slate-700">
                   {q.limit === null
                     ? `${amount(q.resource, q.used)} used, no limit`

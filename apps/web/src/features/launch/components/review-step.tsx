@@ -268,11 +268,8 @@ function PlanView({
           </p>
           <ProblemList problems={plan.problems} onEdit={onEdit} />
           {plan.maxCount !== null && plan.maxCount > 0 && plan.maxCount < count && (
-            <div className="mt-3 flex flex-wrap items-center gap-2">
-              <span>
-                {plan.maxCount === 1 ? '1 server fits' : `${plan.maxCount} servers fit`} of the {count} asked
-                for.
-              </span>
+            // The problem above says how many fit; this takes that count.
+            <div className="mt-3">
               <Button size="sm" loading={replanning} onClick={() => onLaunchInstead(plan.maxCount ?? count)}>
                 Launch {plan.maxCount} instead
               </Button>
@@ -329,6 +326,9 @@ function PlanView({
   );
 }
 
+/** RAM is shown in MB or GB (formatRam), so its label loses the cloud's unit. */
+const quotaLabel = (c: { resource: string; label: string }) => (c.resource === 'ram' ? 'RAM' : c.label);
+
 const quotaAmount = (c: LaunchQuotaCheck, n: number) => (c.resource === 'ram' ? formatRam(n) : String(n));
 
 /** Each quota the launch uses: what it takes, what is left, and whether it fits. */
@@ -346,7 +346,7 @@ function QuotaChecks({ checks }: { checks: LaunchQuotaCheck[] }) {
           const over = c.left !== null && c.need > c.left;
           return (
             <li key={c.resource} className="flex flex-wrap items-baseline gap-x-2">
-              <span className="font-medium text-slate-800">{c.label}:</span>
+              <span className="font-medium text-slate-800">{quotaLabel(c)}:</span>
               <span>
                 this launch uses {quotaAmount(c, c.need)},{' '}
                 {c.left === null ? 'no limit' : `${quotaAmount(c, Math.max(0, c.left))} left`}
