@@ -1,10 +1,12 @@
 import type { Locator, Page } from '@playwright/test';
-import { unique, USERS } from './fixtures/api';
+import { type BffApi, unique, USERS } from './fixtures/api';
 import { expect, signIn, test } from './fixtures/test';
 
 // Journey a: a member launches 3 servers that boot from one shared (multiattach) volume and mount a
-// second shared volume read-only, all through the Launch wizard, then checks every server's modes on
-// the progress page and on both volumes' pages.
+// second shared volume read-only, all through the Launch wizard, on the project's network with the
+// default security group and a key pair made in the wizard (its private key downloaded once); then
+// checks every server's modes on the progress page and on both volumes' pages, and every server's
+// address, key pair and group on its own page. It deletes what it made (other journeys run after).
 
 const COUNT = 3;
 
@@ -16,6 +18,19 @@ async function next(page: Page, step: string) {
   ).toBeVisible();
 }
 
+/** The member's servers whose names start with `prefix-`, with their ids. */
+async function serversNamed(api: BffApi, prefix: string) {
+  const { servers } = await api.get<{ servers: { id: string; name: string }[] }>('/api/servers');
+  return servers.filter((s) => s.name.startsWith(`${prefix}-`));
+}
+
+// What the journey made, deleted after it even when it failed half-way.
+const made = { serverName: '', volumeIds: [] as string[], keyPairs: [] as string[] };
+test.afterEach(async ({ memberApi }) => {
+  const serverIds = made.serverName ? (await serversNamed(memberApi, made.serverName)).map((s) => s.id) : [];
+  await memberApi.cleanUp({ serverIds, volumeIds: made.volumeIds, keyPairs: made.keyPairs });
+});
+
 /** The list item of a server's row that names this volume (mode badge, name, state, device). */
 const holding = (row: Locator, volumeName: string) =>
   row.getByRole('listitem').filter({ hasText: volumeName });
@@ -26,6 +41,8 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   scan,
   snapshot,
 }) => {
+  // Nine steps with an axe scan each, three servers, and their pages: longer than the default.
+  test.setTimeout(240_000);
   // What the journey is not about: the two shared volumes exist (created through the BFF's API).
   const image = await memberApi.image();
   const bootName = unique('e2e-root');
@@ -40,7 +57,10 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
     }),
     memberApi.createVolume({ name: dataName, sizeGb: 1, type: 'multiattach' }),
   ]);
+  made.volumeIds.push(boot.id, data.id);
   const serverName = unique('web');
+  made.serverName = serverName;
+  const keyName = unique('e2e-key');
   const servers = Array.from({ length: COUNT }, (_, i) => `${serverName}-${i + 1}`);
 
   await signIn(page, USERS.member, scan);
@@ -53,7 +73,7 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   await expect(page.getByRole('heading', { level: 1, name: 'Launch servers' })).toBeVisible();
 
   // Step 1: details.
-  await expect(page.getByRole('heading', { level: 2, name: /Step 1 of 6: Details/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: /Step 1 of 9: Details/ })).toBeVisible();
   await page.getByLabel('Server name').fill(serverName);
   await page.getByLabel('Number of servers').fill(String(COUNT));
   await expect(
@@ -90,13 +110,52 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   await page.getByRole('combobox', { name: 'Availability zone' }).selectOption('nova');
   await scan('launch wizard: availability zone');
 
-  // Step 6: the review, and the BFF's pre-flight verdict: three writers need the acknowledgement.
+  // Step 6: the project's one network, chosen already, with its subnet.
+  await next(page, 'Networks');
+  const network = page.getByRole('checkbox', { name: /private/ });
+  await expect(network).toBeChecked();
+  await expect(page.getByText('10.0.0.0/22')).toBeVisible();
+  await scan('launch wizard: networks');
+
+  // Step 7: the project's default security group, chosen already.
+  await next(page, 'Security groups');
+  await expect(page.getByRole('checkbox', { name: /^default/ })).toBeChecked();
+  await scan('launch wizard: security groups');
+
+  // Step 8: a new key pair; its private key is shown once and downloaded, and the wizard waits for
+  // the user's word that it is saved.
+  await next(page, 'Key pair');
+  await page.getByRole('radio', { name: 'Create a new key pair' }).check();
+  await page.getByLabel('Key pair name').fill(keyName);
+  await page.getByRole('button', { name: 'Create key pair' }).click();
+  made.keyPairs.push(keyName);
+  await expect(page.getByRole('heading', { name: `Save the private key of ${keyName} now` })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: `Private key of ${keyName}` })).toHaveValue(/PRIVATE KEY/);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: `Download ${keyName}.pem` }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`${keyName}.pem`);
+  await scan('launch wizard: key pair, private key shown once');
+  await snapshot('launch-key-pair-private-key');
+  await page.getByRole('button', { name: 'Next: Review' }).click();
+  await expect(page.getByText('Confirm you saved the private key: it cannot be shown again.')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'I have saved the private key' }).click(); // (it goes with the key: not .check())
+  await expect(
+    page.getByText(`Key pair ${keyName} created. Its private key is no longer shown.`),
+  ).toBeVisible();
+
+  // Step 9: the review, and the BFF's pre-flight verdict: three writers need the acknowledgement.
   await next(page, 'Review');
   await page
     .getByRole('checkbox', { name: 'The servers use a cluster file system; give them read-write anyway' })
     .check();
   await expect(page.getByText('Ready to launch.')).toBeVisible();
+  // The bundled cloud's scheduler counted the room for all three.
+  await expect(page.getByRole('region', { name: /Capacity/ })).toContainText(
+    `Checked with the cloud's scheduler: the cloud can place all ${COUNT} servers now.`,
+  );
   await scan('launch wizard: review');
+  await snapshot('launch-shared-review');
   await page.getByRole('button', { name: `Launch ${COUNT} servers` }).click();
 
   // The progress view: every server ACTIVE, boot volume read-write, data volume read-only.
@@ -155,4 +214,23 @@ test('a member launches 3 servers on one shared boot volume with a shared data v
   const [bootNow, dataNow] = await Promise.all([memberApi.volume(boot.id), memberApi.volume(data.id)]);
   expect(bootNow.attachments.map((a) => a.mode)).toEqual(Array(COUNT).fill('rw'));
   expect(dataNow.attachments.map((a) => a.mode)).toEqual(Array(COUNT).fill('ro'));
+
+  // Every server's page: its address on the project's network, the new key pair, the default group.
+  const launched = await serversNamed(memberApi, serverName);
+  expect(launched.map((s) => s.name).sort()).toEqual(servers);
+  for (const { id, name } of launched) {
+    await page.goto(`/servers/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(name) })).toContainText('ACTIVE');
+    const addresses = page.getByRole('table', { name: `Addresses of server ${name}` });
+    await expect(addresses.getByRole('row').filter({ hasText: 'private' })).toContainText(
+      /10\.0\.[0-3]\.\d+/,
+    );
+    await expect(addresses).toContainText('Fixed · IPv4');
+    await expect(page.getByText('Key pair', { exact: true }).locator('xpath=..')).toContainText(keyName);
+    await expect(page.getByText('Security groups', { exact: true }).locator('xpath=..')).toContainText(
+      'default',
+    );
+  }
+  await scan('server page: addresses, key pair and security groups');
+  await snapshot('launch-shared-server-page');
 });

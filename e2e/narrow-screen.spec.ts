@@ -43,6 +43,19 @@ test('the Launch wizard fits a 390 px screen at every step', async ({ page, scan
   await next(page, 'Availability zone');
   await fitsTheScreen(page, 'zone step');
 
+  await next(page, 'Networks');
+  await fitsTheScreen(page, 'networks step');
+
+  await next(page, 'Security groups');
+  await fitsTheScreen(page, 'security groups step');
+
+  await next(page, 'Key pair');
+  // The longest form of the step: a new pair's name field and its button.
+  await page.getByRole('radio', { name: 'Create a new key pair' }).check();
+  await fitsTheScreen(page, 'key pair step');
+  await scan('launch key pair step at 390 px');
+  await page.getByRole('radio', { name: 'No key pair' }).check();
+
   await next(page, 'Review');
   await expect(page.getByText('Ready to launch.')).toBeVisible();
   await fitsTheScreen(page, 'review step');

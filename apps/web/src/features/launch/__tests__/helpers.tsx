@@ -3,10 +3,16 @@ import {
   availabilityZoneListSchema,
   flavorListSchema,
   imageListSchema,
+  keyPairListSchema,
   type Launch,
   type LaunchPlan,
   launchPlanSchema,
   launchSchema,
+  type NetworkChoices,
+  networkChoicesSchema,
+  type QuotaUsageList,
+  quotaUsageListSchema,
+  securityGroupChoicesSchema,
   type Session,
   sessionSchema,
   type Volume,
@@ -120,17 +126,88 @@ export function launch(over: Partial<Launch> = {}): Launch {
   });
 }
 
+/** The project's one network, as the BFF lists it (with a second, external one it should not pick). */
+export const networkChoices = (over: Partial<NetworkChoices> = {}): NetworkChoices =>
+  networkChoicesSchema.parse({
+    networkService: true,
+    noneAllowed: true,
+    networks: [
+      {
+        id: 'net-private',
+        name: 'private',
+        status: 'ACTIVE',
+        shared: false,
+        external: false,
+        projectId: null,
+        subnets: [
+          { id: 'sn-4', name: 'private-v4', cidr: '10.0.0.0/26', ipVersion: 4, gatewayIp: '10.0.0.1' },
+          { id: 'sn-6', name: 'private-v6', cidr: 'fd00:10::/64', ipVersion: 6, gatewayIp: null },
+        ],
+      },
+      {
+        id: 'net-public',
+        name: 'public',
+        status: 'ACTIVE',
+        shared: true,
+        external: true,
+        projectId: 'admin-project',
+        subnets: [{ id: 'sn-pub', name: 'public-v4', cidr: '172.24.4.0/24', ipVersion: 4, gatewayIp: null }],
+      },
+    ],
+    ...over,
+  });
+
+/** Half the project's instances used, the rest with room; volumes unlimited. */
+export const quotaUsage = (over: Partial<QuotaUsageList> = {}): QuotaUsageList =>
+  quotaUsageListSchema.parse({
+    quotas: [
+      { resource: 'instances', label: 'Instances', service: 'compute', used: 5, limit: 10 },
+      { resource: 'cores', label: 'vCPUs', service: 'compute', used: 5, limit: 20 },
+      { resource: 'ram', label: 'RAM (MiB)', service: 'compute', used: 2560, limit: 51_200 },
+      { resource: 'volumes', label: 'Volumes', service: 'volume', used: 4, limit: null },
+      { resource: 'gigabytes', label: 'Volume storage (GiB)', service: 'volume', used: 40, limit: 1000 },
+    ],
+    unavailable: [],
+    ...over,
+  });
+
+/** What a launch picks from beyond the catalog: networks, security groups, key pairs, quotas. */
+export const choiceHandlers = ({
+  networks = networkChoices(),
+  quotas = quotaUsage(),
+  keyPairs = [{ name: 'demo-key', fingerprint: 'aa:bb', type: 'ssh' }],
+}: {
+  networks?: NetworkChoices;
+  quotas?: QuotaUsageList;
+  keyPairs?: { name: string; fingerprint: string; type: string }[];
+} = {}) => [
+  bff.get(apiPaths.networks, networkChoicesSchema, networks),
+  bff.get(apiPaths.securityGroups, securityGroupChoicesSchema, {
+    networkService: networks.networkService,
+    securityGroups: networks.networkService
+      ? [
+          { id: 'sg-default', name: 'default', description: 'Default security group', ruleCount: 4 },
+          { id: 'sg-web', name: 'web', description: 'HTTP and HTTPS in', ruleCount: 2 },
+        ]
+      : [],
+  }),
+  bff.get(apiPaths.keyPairs, keyPairListSchema, { keyPairs }),
+  bff.get(apiPaths.quotas, quotaUsageListSchema, quotas),
+];
+
 /** The catalog every wizard test starts from, as the BFF answers it. */
-export const catalogHandlers = (vols: Volume[] = volumes) => [
+export const catalogHandlers = (
+  vols: Volume[] = volumes,
+  images = [{ id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 21_430_272 }],
+) => [
+  ...choiceHandlers(),
   bff.get(apiPaths.flavors, flavorListSchema, {
     flavors: [
       { id: '1', name: 'm1.tiny', vcpus: 1, ramMb: 512, diskGb: 1 },
       { id: '2', name: 'm1.small', vcpus: 1, ramMb: 2048, diskGb: 20 },
     ],
   }),
-  bff.get(apiPaths.images, imageListSchema, {
-    images: [{ id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 21_430_272 }],
-  }),
+  bff.get(apiPaths.images, imageListSchema, { images }),
   bff.get(apiPaths.availabilityZones, availabilityZoneListSchema, {
     zones: [
       { name: 'nova', available: true },

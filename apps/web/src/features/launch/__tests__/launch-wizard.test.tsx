@@ -1,16 +1,20 @@
-import { apiPaths, launchPlanSchema, launchSchema, type Session } from '@sv/shared';
+import { apiPaths, imageListSchema, launchPlanSchema, launchSchema, type Session } from '@sv/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { Route } from 'react-router';
 import type { RequestHandler } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bff, bffError, recordRequests } from '../../../testing/bff';
 import { server } from '../../../testing/msw-server';
 import { LaunchWizard } from '../components/launch-wizard';
 import { catalogHandlers, launch, plan, renderAt, session } from './helpers';
 
+// A walk through the wizard's nine steps is many clicks: more than the default 5 s on a loaded machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 function start(s: Session = session(), extra: RequestHandler[] = []) {
-  server.use(...catalogHandlers(), ...extra);
+  // The first handler for a request answers it: a test's own go before the catalog's.
+  server.use(...extra, ...catalogHandlers());
   const calls = recordRequests();
   const user = userEvent.setup();
   renderAt('/launch', [
@@ -21,7 +25,7 @@ function start(s: Session = session(), extra: RequestHandler[] = []) {
 }
 
 const stepHeading = (n: number, title: string) =>
-  screen.findByRole('heading', { level: 2, name: new RegExp(`Step ${n} of 6: ${title}`) });
+  screen.findByRole('heading', { level: 2, name: new RegExp(`Step ${n} of 9: ${title}`) });
 
 const next = (user: UserEvent) => user.click(screen.getByRole('button', { name: /^Next:/ }));
 
@@ -107,7 +111,7 @@ describe('Details step', () => {
         .getAttribute('aria-current'),
     ).toBeNull();
     // Steps not reached yet cannot be jumped to.
-    expect(within(stepper).getByRole('button', { name: /Step 6: Review/ })).toBeDisabled();
+    expect(within(stepper).getByRole('button', { name: /Step 9: Review/ })).toBeDisabled();
   });
 });
 
@@ -124,7 +128,14 @@ describe('Flavor step', () => {
 
 describe('Boot source step', () => {
   it('requires an image when booting from one', async () => {
-    const { user } = start();
+    const { user } = start(session(), [
+      bff.get(apiPaths.images, imageListSchema, {
+        images: [
+          { id: 'img-1', name: 'cirros', status: 'active', sizeBytes: 1 },
+          { id: 'img-2', name: 'ubuntu', status: 'active', sizeBytes: 1 },
+        ],
+      }),
+    ]);
     await details(user);
     await flavor(user);
     await next(user);
@@ -287,7 +298,18 @@ async function toReview(user: UserEvent) {
   await stepHeading(5, 'Availability zone');
   await user.selectOptions(screen.getByLabelText('Availability zone', { selector: 'select' }), 'nova');
   await next(user);
-  await stepHeading(6, 'Review');
+  await throughNetworkSteps(user);
+}
+
+/** Networks, security groups and key pair as preselected: the one network, `default`, the one key. */
+async function throughNetworkSteps(user: UserEvent) {
+  await stepHeading(6, 'Networks');
+  await next(user);
+  await stepHeading(7, 'Security groups');
+  await next(user);
+  await stepHeading(8, 'Key pair');
+  await next(user);
+  await stepHeading(9, 'Review');
 }
 
 describe('Review step', () => {
@@ -321,6 +343,9 @@ describe('Review step', () => {
       boot: { source: 'image', imageId: 'img-1' },
       dataVolumes: [{ volumeId: 'v-shared-data', mode: 'ro' }],
       availabilityZone: 'nova',
+      networks: ['net-private'],
+      securityGroups: ['sg-default'],
+      keyName: 'demo-key',
       acknowledgeMultipleWriters: false,
     });
 

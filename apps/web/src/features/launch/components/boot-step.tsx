@@ -1,5 +1,5 @@
 import type { AttachMode, Capabilities, Volume } from '@sv/shared';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -116,6 +116,13 @@ function ImagePicker({ value, onPick }: { value: string; onPick: (id: string) =>
   const images = useImages();
   const error = errorAt(form.formState.errors, 'boot.imageId');
   const errorId = 'boot-image-error';
+  // The only image there is: chosen already (a second image means a real choice).
+  const only = images.data?.images.length === 1 ? images.data.images[0] : undefined;
+  const onlyId = only && only.status === 'active' ? only.id : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per image list, not per onPick
+  useEffect(() => {
+    if (onlyId && value === '') onPick(onlyId);
+  }, [onlyId, value]);
   if (images.isPending) return <Loading label="Loading images…" />;
   if (images.isError)
     return (

@@ -1,16 +1,19 @@
 import type { Capabilities, Volume } from '@sv/shared';
 import { useWatch } from 'react-hook-form';
 import { Field, fieldAria, inputClass } from '../../../components/ui/field';
+import { useFlavors } from '../api/get-launch-catalog';
 import { countOf, errorAt, isMulti, useLaunchForm, volumeLabel } from './launch-form';
+import { QuotaPanel } from './quota-panel';
 
 /** Step 1: what the servers are called and how many to launch. */
 export function DetailsStep({ capabilities, volumes }: { capabilities: Capabilities; volumes: Volume[] }) {
   const form = useLaunchForm();
   const { errors } = form.formState;
-  const [name, rawCount, boot, dataVolumes] = useWatch({
+  const [name, rawCount, boot, dataVolumes, flavorId] = useWatch({
     control: form.control,
-    name: ['name', 'count', 'boot', 'dataVolumes'],
+    name: ['name', 'count', 'boot', 'dataVolumes', 'flavorId'],
   });
+  const flavor = useFlavors().data?.flavors.find((f) => f.id === flavorId);
   const count = countOf({ count: rawCount });
   const nameError = errorAt(errors, 'name');
   const countError = errorAt(errors, 'count');
@@ -66,6 +69,7 @@ export function DetailsStep({ capabilities, volumes }: { capabilities: Capabilit
           {plain.length === 1 ? 'it' : 'them'}. Launch 1 server, or choose shared volumes in the next steps.
         </p>
       )}
+      <QuotaPanel count={count} flavor={flavor} />
       <details className="text-sm text-slate-600">
         <summary className="cursor-pointer font-medium text-slate-800">How this cloud launches</summary>
         <p className="mt-1">{capabilities.launchStrategyReason}</p>

@@ -3,9 +3,9 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { useFlavors } from '../api/get-launch-catalog';
-import { errorAt, useLaunchForm } from './launch-form';
-
-export const formatRam = (mb: number) => (mb >= 1024 ? `${+(mb / 1024).toFixed(1)} GB` : `${mb} MB`);
+import { useWatch } from 'react-hook-form';
+import { countOf, errorAt, formatRam, useLaunchForm } from './launch-form';
+import { QuotaPanel } from './quota-panel';
 
 /** Step 2: the flavor, one radio per row of a table. */
 export function FlavorStep() {
@@ -13,6 +13,7 @@ export function FlavorStep() {
   const flavors = useFlavors();
   const error = errorAt(form.formState.errors, 'flavorId');
   const errorId = 'launch-flavor-error';
+  const [flavorId, rawCount] = useWatch({ control: form.control, name: ['flavorId', 'count'] });
 
   if (flavors.isPending) return <Loading label="Loading flavors…" />;
   if (flavors.isError)
@@ -32,46 +33,49 @@ export function FlavorStep() {
     );
 
   return (
-    <fieldset aria-describedby={error ? errorId : undefined}>
-      <legend className="sr-only">Flavor</legend>
-      {error && (
-        <p id={errorId} className="mb-2 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-      <Table caption="Flavors">
-        <THead>
-          <Th>Flavor</Th>
-          <Th className="text-right">vCPUs</Th>
-          <Th className="text-right">RAM</Th>
-          <Th className="text-right">Root disk</Th>
-        </THead>
-        <TBody>
-          {list.map((f) => {
-            const id = `flavor-${f.id}`;
-            return (
-              <Tr key={f.id}>
-                <Td>
-                  <label htmlFor={id} className="flex cursor-pointer items-center gap-2 font-medium">
-                    <input
-                      type="radio"
-                      id={id}
-                      value={f.id}
-                      aria-invalid={error ? true : undefined}
-                      aria-describedby={error ? errorId : undefined}
-                      {...form.register('flavorId')}
-                    />
-                    {f.name}
-                  </label>
-                </Td>
-                <Td className="text-right tabular-nums">{f.vcpus}</Td>
-                <Td className="text-right tabular-nums">{formatRam(f.ramMb)}</Td>
-                <Td className="text-right tabular-nums">{f.diskGb} GB</Td>
-              </Tr>
-            );
-          })}
-        </TBody>
-      </Table>
-    </fieldset>
+    <div className="space-y-4">
+      <fieldset aria-describedby={error ? errorId : undefined}>
+        <legend className="sr-only">Flavor</legend>
+        {error && (
+          <p id={errorId} className="mb-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <Table caption="Flavors">
+          <THead>
+            <Th>Flavor</Th>
+            <Th className="text-right">vCPUs</Th>
+            <Th className="text-right">RAM</Th>
+            <Th className="text-right">Root disk</Th>
+          </THead>
+          <TBody>
+            {list.map((f) => {
+              const id = `flavor-${f.id}`;
+              return (
+                <Tr key={f.id}>
+                  <Td>
+                    <label htmlFor={id} className="flex cursor-pointer items-center gap-2 font-medium">
+                      <input
+                        type="radio"
+                        id={id}
+                        value={f.id}
+                        aria-invalid={error ? true : undefined}
+                        aria-describedby={error ? errorId : undefined}
+                        {...form.register('flavorId')}
+                      />
+                      {f.name}
+                    </label>
+                  </Td>
+                  <Td className="text-right tabular-nums">{f.vcpus}</Td>
+                  <Td className="text-right tabular-nums">{formatRam(f.ramMb)}</Td>
+                  <Td className="text-right tabular-nums">{f.diskGb} GB</Td>
+                </Tr>
+              );
+            })}
+          </TBody>
+        </Table>
+      </fieldset>
+      <QuotaPanel count={countOf({ count: rawCount })} flavor={list.find((f) => f.id === flavorId)} />
+    </div>
   );
 }

@@ -13,10 +13,21 @@ import type { z } from 'zod';
 /** What the wizard's form holds while it is being filled in (count is NaN while its field is empty). */
 export type LaunchFormValues = z.input<typeof launchRequestSchema>;
 
-/** What the shared schema cannot know: the volumes' sharing, and what the cloud can do. */
+/** How the user logs in to the servers; null until chosen (the wizard says which, always). */
+export type KeyChoice = 'existing' | 'import' | 'create' | 'none';
+
+/**
+ * What the shared schema cannot know: the volumes' sharing, what the cloud can do, the project's
+ * instances left, and where the key pair step stands.
+ */
 export interface LaunchFormContext {
   volumes: Volume[];
   readOnlyAttach: Capabilities['readOnlyAttach'];
+  /** Instances the quota leaves (null: unlimited or not known), with the figures for the message. */
+  instances?: { used: number; limit: number } | null;
+  keyChoice?: KeyChoice | null;
+  /** A key pair made here whose private key the user has not yet said they saved. */
+  unsavedPrivateKey?: string | null;
 }
 
 export const defaultLaunchValues: LaunchFormValues = {
@@ -26,9 +37,22 @@ export const defaultLaunchValues: LaunchFormValues = {
   boot: { source: 'image', imageId: '' },
   dataVolumes: [],
   availabilityZone: undefined,
+  // Set once the choices load: the project's only network, its `default` group (see launch-defaults).
+  networks: undefined,
+  securityGroups: undefined,
+  keyName: undefined,
 };
 
-export type StepId = 'details' | 'flavor' | 'boot' | 'data' | 'zone' | 'review';
+export type StepId =
+  | 'details'
+  | 'flavor'
+  | 'boot'
+  | 'data'
+  | 'zone'
+  | 'networks'
+  | 'securityGroups'
+  | 'keyPair'
+  | 'review';
 
 export interface WizardStep {
   id: StepId;
@@ -46,6 +70,9 @@ export const STEPS: readonly WizardStep[] = [
   { id: 'boot', title: 'Boot source', fields: ['boot.imageId', 'boot.volumeId', 'boot.mode'] },
   { id: 'data', title: 'Data volumes', fields: ['dataVolumes'] },
   { id: 'zone', title: 'Availability zone', fields: ['availabilityZone'] },
+  { id: 'networks', title: 'Networks', fields: ['networks'] },
+  { id: 'securityGroups', title: 'Security groups', fields: ['securityGroups'] },
+  { id: 'keyPair', title: 'Key pair', fields: ['keyName'] },
   { id: 'review', title: 'Review', fields: [] },
 ];
 
@@ -55,6 +82,9 @@ export function stepOfField(field: string): StepId {
   const owner = STEPS.find((s) => s.fields.some((f) => f.split('.')[0] === head));
   return owner?.id ?? 'review';
 }
+
+/** RAM in the unit people read it in. */
+export const formatRam = (mb: number) => (mb >= 1024 ? `${+(mb / 1024).toFixed(1)} GB` : `${mb} MB`);
 
 /** The count as a number, or NaN while the field holds something else. */
 export function countOf(values: Pick<LaunchFormValues, 'count'>): number {
@@ -125,7 +155,40 @@ export function contextIssues(
   (values.dataVolumes ?? []).forEach((d, i) => {
     check(d.volumeId, d.mode, `dataVolumes.${i}`);
   });
+  const countIssue = ctx.instances ? quotaCountIssue(count, ctx.instances) : null;
+  if (countIssue) issues.push({ path: 'count', message: countIssue });
+  // Only where the wizard tracks the key pair step (undefined: not asked).
+  const keyIssue =
+    ctx.keyChoice === undefined
+      ? null
+      : keyPairIssue(values.keyName, ctx.keyChoice, ctx.unsavedPrivateKey ?? null);
+  if (keyIssue) issues.push({ path: 'keyName', message: keyIssue });
   return issues;
+}
+
+/** Why this many servers do not fit in the instances the project has left, or null when they do. */
+export function quotaCountIssue(count: number, instances: { used: number; limit: number }): string | null {
+  const left = Math.max(0, instances.limit - instances.used);
+  if (!Number.isFinite(count) || count <= left) return null;
+  const figures = `${instances.used} of ${instances.limit} instances used`;
+  if (left === 0)
+    return `This project's instance quota is used up (${figures}). Delete servers, or ask for more quota.`;
+  return `This project has room for ${left} more ${left === 1 ? 'server' : 'servers'} (${figures}). Launch at most ${left}.`;
+}
+
+/** What the key pair step still needs before the wizard moves on, or null. */
+export function keyPairIssue(
+  keyName: string | undefined,
+  choice: KeyChoice | null,
+  unsavedPrivateKey: string | null,
+): string | null {
+  if (unsavedPrivateKey && keyName === unsavedPrivateKey)
+    return 'Confirm you saved the private key: it cannot be shown again.';
+  if (choice === null) return 'Choose a key pair to log in with, or choose no key pair';
+  if (choice === 'none' || keyName) return null;
+  if (choice === 'existing') return 'Choose a key pair, or choose no key pair';
+  if (choice === 'import') return 'Import the public key first, or choose no key pair';
+  return 'Create the key pair first, or choose no key pair';
 }
 
 const schemaResolver = zodResolver<LaunchFormValues, LaunchFormContext, LaunchRequest>(launchRequestSchema);

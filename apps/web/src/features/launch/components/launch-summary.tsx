@@ -2,8 +2,8 @@ import type { AttachMode, Volume } from '@sv/shared';
 import type { ReactNode } from 'react';
 import { ModeBadge, SharedBadge } from '../../../components/ui/badge';
 import { useFlavors, useImages } from '../api/get-launch-catalog';
-import { formatRam } from './flavor-step';
-import { countOf, type LaunchFormValues, type StepId, volumeLabel } from './launch-form';
+import { useNetworkChoices, useSecurityGroupChoices } from '../api/get-launch-choices';
+import { countOf, formatRam, type LaunchFormValues, type StepId, volumeLabel } from './launch-form';
 
 /** The launch as chosen so far, with a way back to each step. */
 export function LaunchSummary({
@@ -22,6 +22,8 @@ export function LaunchSummary({
 }) {
   const flavors = useFlavors();
   const images = useImages();
+  const networkChoices = useNetworkChoices().data;
+  const groupChoices = useSecurityGroupChoices().data;
   const count = countOf(values);
   const flavor = flavors.data?.flavors.find((f) => f.id === values.flavorId);
   const volumeById = new Map(volumes.map((v) => [v.id, v]));
@@ -48,6 +50,31 @@ export function LaunchSummary({
     boot = volumeLine(b.volumeId, b.mode);
   }
   const data = values.dataVolumes ?? [];
+
+  const networkName = (id: string) => {
+    const n = networkChoices?.networks.find((x) => x.id === id);
+    return n ? n.name || n.id : id;
+  };
+  const networks: ReactNode =
+    values.networks === 'none' ? (
+      'No network'
+    ) : values.networks === undefined ? (
+      networkChoices && (!networkChoices.networkService || networkChoices.networks.length === 0) ? (
+        'No network (the cloud has none)'
+      ) : (
+        "The cloud's choice"
+      )
+    ) : values.networks.length === 0 ? (
+      <Missing />
+    ) : (
+      values.networks.map(networkName).join(', ')
+    );
+  const groups =
+    values.securityGroups && values.securityGroups.length > 0
+      ? values.securityGroups
+          .map((id) => groupChoices?.securityGroups.find((g) => g.id === id)?.name ?? id)
+          .join(', ')
+      : "The project's default";
 
   const rows: { step: StepId; label: string; value: ReactNode }[] = [
     {
@@ -80,6 +107,9 @@ export function LaunchSummary({
         ),
     },
     { step: 'zone', label: 'Zone', value: values.availabilityZone || 'Any zone' },
+    { step: 'networks', label: 'Networks', value: networks },
+    { step: 'securityGroups', label: 'Security groups', value: groups },
+    { step: 'keyPair', label: 'Key pair', value: values.keyName || 'None' },
   ];
 
   return (

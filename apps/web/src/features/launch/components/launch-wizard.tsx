@@ -6,14 +6,18 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useProjectVolumes } from '../api/get-launch-catalog';
+import { useQuotaUsage } from '../api/get-launch-choices';
 import { launchPlanKeys } from '../api/plan-launch';
 import { useStartLaunch } from '../api/start-launch';
 import { BootStep } from './boot-step';
 import { DataVolumesStep } from './data-volumes-step';
 import { DetailsStep } from './details-step';
 import { FlavorStep } from './flavor-step';
+import { KeyPairStep, type NewKeyPair } from './key-pair-step';
+import { useLaunchDefaults } from './launch-defaults';
 import {
   defaultLaunchValues,
+  type KeyChoice,
   type LaunchFormContext,
   type LaunchFormValues,
   launchResolver,
@@ -21,7 +25,10 @@ import {
   type StepId,
 } from './launch-form';
 import { LaunchSummary } from './launch-summary';
+import { NetworksStep } from './networks-step';
+import { instancesLeft } from './quota-panel';
 import { ReviewStep } from './review-step';
+import { SecurityGroupsStep } from './security-groups-step';
 import { WizardStepper } from './wizard-stepper';
 import { ZoneStep } from './zone-step';
 
@@ -34,6 +41,9 @@ const descriptions: Record<StepId, string> = {
   boot: 'Boot from an image, or from a bootable volume: a shared one lets every server boot from the same disk.',
   data: 'Give every server the same existing volumes, each read-only or read-write.',
   zone: 'Choose where the servers run.',
+  networks: 'Choose the networks every server gets a port on.',
+  securityGroups: 'Choose the security groups whose rules let traffic in and out of the servers.',
+  keyPair: 'Choose the SSH key pair put into every server, so you can log in.',
   review: 'Check what will happen before anything is created.',
 };
 
@@ -64,9 +74,20 @@ export function LaunchWizard({ session }: { session: Session }) {
   const caps = session.capabilities;
   const volumesQuery = useProjectVolumes();
   const volumes = volumesQuery.data?.volumes ?? NO_VOLUMES;
+  const quotas = useQuotaUsage().data?.quotas;
+  const instances = useMemo(() => instancesLeft(quotas), [quotas]);
+  const [keyChoice, setKeyChoice] = useState<KeyChoice | null>(null);
+  // The private key of a pair made here, until the user says it is saved (then it is dropped).
+  const [newKey, setNewKey] = useState<NewKeyPair | null>(null);
   const context = useMemo<LaunchFormContext>(
-    () => ({ volumes, readOnlyAttach: caps.readOnlyAttach }),
-    [volumes, caps.readOnlyAttach],
+    () => ({
+      volumes,
+      readOnlyAttach: caps.readOnlyAttach,
+      instances,
+      keyChoice,
+      unsavedPrivateKey: newKey?.name ?? null,
+    }),
+    [volumes, caps.readOnlyAttach, instances, keyChoice, newKey],
   );
   const form = useForm<LaunchFormValues, LaunchFormContext, LaunchRequest>({
     resolver: launchResolver,
@@ -87,6 +108,14 @@ export function LaunchWizard({ session }: { session: Session }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const step = STEPS[current] ?? STEPS[0]!;
+  useLaunchDefaults(form, setKeyChoice);
+
+  // The key pair's rule reads the wizard's state, not a field: check it again when that changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on the state the resolver reads
+  useEffect(() => {
+    // Only to update a message already shown: a new rule is said when the user tries to move on.
+    if (form.getFieldState('keyName').error) void form.trigger('keyName');
+  }, [keyChoice, newKey, form]);
 
   // Move focus once the step is on screen: its heading (so screen readers announce the step), or
   // the first field in error when a move was refused.
@@ -191,6 +220,17 @@ export function LaunchWizard({ session }: { session: Session }) {
               {step.id === 'boot' && <BootStep readOnlyAttach={caps.readOnlyAttach} />}
               {step.id === 'data' && <DataVolumesStep readOnlyAttach={caps.readOnlyAttach} />}
               {step.id === 'zone' && <ZoneStep volumes={volumes} />}
+              {step.id === 'networks' && <NetworksStep />}
+              {step.id === 'securityGroups' && <SecurityGroupsStep />}
+              {step.id === 'keyPair' && (
+                <KeyPairStep
+                  choice={keyChoice}
+                  onChoice={setKeyChoice}
+                  newKey={newKey}
+                  onNewKey={setNewKey}
+                  onSaved={() => setNewKey(null)}
+                />
+              )}
               {step.id === 'review' && (
                 <ReviewStep
                   values={values}

@@ -1,5 +1,12 @@
 import type { ReactNode } from 'react';
-import { type LaunchPlan, type LaunchRequest, launchPlanSchema, type Volume } from '@sv/shared';
+import {
+  type LaunchCapacity,
+  type LaunchPlan,
+  type LaunchQuotaCheck,
+  type LaunchRequest,
+  launchPlanSchema,
+  type Volume,
+} from '@sv/shared';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage, errorText } from '../../../components/ui/error-message';
@@ -8,6 +15,7 @@ import { ApiRequestError } from '../../../lib/api-client';
 import { useLaunchPlan } from '../api/plan-launch';
 import { useImages } from '../api/get-launch-catalog';
 import {
+  formatRam,
   type LaunchFormValues,
   STEPS,
   type StepId,
@@ -16,8 +24,8 @@ import {
   volumeLabel,
   writerRisk,
 } from './launch-form';
-import { WriterRiskNote } from './mode-choice';
 import { LaunchSummary } from './launch-summary';
+import { WriterRiskNote } from './mode-choice';
 
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
 
@@ -138,6 +146,10 @@ export function ReviewStep({
   const ready = formProblems.length === 0 && request !== null && plan.data?.ok === true && !plan.isFetching;
   const count = request?.count ?? 1;
   const blockedId = 'launch-blocked-reason';
+  const form = useLaunchForm();
+  // The count that fits, taken as the new count: the plan is asked again for it.
+  const launchInstead = (n: number) =>
+    form.setValue('count', n, { shouldDirty: true, shouldTouch: true, shouldValidate: true });
 
   return (
     <div className="space-y-5">
@@ -179,7 +191,16 @@ export function ReviewStep({
               onRetry={() => plan.refetch()}
             />
           )}
-          {plan.data && <PlanView plan={plan.data} count={count} onEdit={onEdit} names={names} />}
+          {plan.data && (
+            <PlanView
+              plan={plan.data}
+              count={count}
+              onEdit={onEdit}
+              names={names}
+              onLaunchInstead={launchInstead}
+              replanning={plan.isFetching}
+            />
+          )}
         </section>
       )}
 
@@ -220,11 +241,15 @@ function PlanView({
   count,
   onEdit,
   names,
+  onLaunchInstead,
+  replanning,
 }: {
   plan: LaunchPlan;
   count: number;
   onEdit: (step: StepId) => void;
   names: ReadonlyMap<string, string>;
+  onLaunchInstead: (count: number) => void;
+  replanning: boolean;
 }) {
   const multi = plan.strategy === 'multi-create';
   const creates = count === 1 ? '1 create' : `${count} creates`;
@@ -242,7 +267,35 @@ function PlanView({
             launch
           </p>
           <ProblemList problems={plan.problems} onEdit={onEdit} />
+          {plan.maxCount !== null && plan.maxCount > 0 && plan.maxCount < count && (
+            // The problem above says how many fit; this takes that count.
+            <div className="mt-3">
+              <Button size="sm" loading={replanning} onClick={() => onLaunchInstead(plan.maxCount ?? count)}>
+                Launch {plan.maxCount} instead
+              </Button>
+            </div>
+          )}
         </div>
+      )}
+      {plan.warnings.length > 0 && (
+        <div role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          <p className="font-semibold">Worth knowing before you launch</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {plan.warnings.map((w) => (
+              <li key={`${w.field}:${w.message}`}>{w.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {plan.quotas.length > 0 && <QuotaChecks checks={plan.quotas} />}
+      {plan.capacity && (
+        <CapacityView
+          capacity={plan.capacity}
+          // An unchecked capacity's note is often the plan's warning too: said once.
+          showNote={
+            plan.capacity.fits === null && !plan.warnings.some((w) => w.message === plan.capacity?.note)
+          }
+        />
       )}
       <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
@@ -270,6 +323,88 @@ function PlanView({
         </details>
       </div>
     </>
+  );
+}
+
+/** RAM is shown in MB or GB (formatRam), so its label loses the cloud's unit. */
+const quotaLabel = (c: { resource: string; label: string }) => (c.resource === 'ram' ? 'RAM' : c.label);
+
+const quotaAmount = (c: LaunchQuotaCheck, n: number) => (c.resource === 'ram' ? formatRam(n) : String(n));
+
+/** Each quota the launch uses: what it takes, what is left, and whether it fits. */
+function QuotaChecks({ checks }: { checks: LaunchQuotaCheck[] }) {
+  return (
+    <section
+      aria-labelledby="plan-quotas-title"
+      className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+    >
+      <h4 id="plan-quotas-title" className="font-semibold text-slate-900">
+        Quotas
+      </h4>
+      <ul className="mt-1 space-y-1">
+        {checks.map((c) => {
+          const over = c.left !== null && c.need > c.left;
+          return (
+            <li key={c.resource} className="flex flex-wrap items-baseline gap-x-2">
+              <span className="font-medium text-slate-800">{quotaLabel(c)}:</span>
+              <span>
+                this launch uses {quotaAmount(c, c.need)},{' '}
+                {c.left === null ? 'no limit' : `${quotaAmount(c, Math.max(0, c.left))} left`}
+              </span>
+              <Badge tone={over ? 'red' : 'green'}>
+                {over ? `over by ${quotaAmount(c, c.need - (c.left ?? 0))}` : 'fits'}
+              </Badge>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** Where the capacity figure comes from, in words. */
+export const capacitySource: Record<LaunchCapacity['source'], string> = {
+  'dry-run': "Checked with the cloud's scheduler",
+  placement: "From the hosts' figures (placement)",
+  hypervisors: "From the hosts' figures",
+  unchecked: 'Cannot be checked in advance for a member on this cloud',
+};
+
+/** Whether the cloud will place every server: how many fit, per zone, and how that was found. */
+function CapacityView({ capacity: c, showNote }: { capacity: LaunchCapacity; showNote: boolean }) {
+  const servers = (n: number) => (n === 1 ? '1 server' : `${n} servers`);
+  return (
+    <section
+      aria-labelledby="plan-capacity-title"
+      className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+    >
+      <h4 id="plan-capacity-title" className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
+        Capacity
+        {c.fits !== null && (
+          <Badge tone={c.fits >= c.requested ? 'green' : 'red'}>
+            {c.fits >= c.requested ? `all ${c.requested} fit` : `${c.fits} of ${c.requested} fit`}
+          </Badge>
+        )}
+      </h4>
+      <p className="mt-1 text-slate-800">
+        {capacitySource[c.source]}
+        {c.fits === null
+          ? '.'
+          : c.fits >= c.requested
+            ? `: the cloud can place all ${servers(c.requested)} now.`
+            : `: only ${servers(c.fits)} of the ${c.requested} fit now.`}
+      </p>
+      {c.zones.length > 0 && (
+        <ul className="mt-1 text-slate-700">
+          {c.zones.map((z) => (
+            <li key={z.zone}>
+              Zone {z.zone}: {servers(z.fits)} fit
+            </li>
+          ))}
+        </ul>
+      )}
+      {showNote && c.note && <p className="mt-1 text-slate-600">{c.note}</p>}
+    </section>
   );
 }
 

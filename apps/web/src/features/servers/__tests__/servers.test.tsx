@@ -116,6 +116,37 @@ describe('ServerDetailPage', () => {
     return { calls, user: userEvent.setup() };
   }
 
+  it('shows where the server is reachable: its addresses, key pair and security groups', async () => {
+    show(
+      makeServer({
+        addresses: [
+          { network: 'private', address: '10.0.0.12', version: 4, type: 'fixed' },
+          { network: 'private', address: 'fd00:10::c', version: 6, type: 'fixed' },
+          { network: 'private', address: '172.24.4.50', version: 4, type: 'floating' },
+        ],
+        keyName: 'lab',
+        // Nova lists a group once per port: shown once.
+        securityGroups: ['default', 'web', 'default'],
+      }),
+    );
+    const table = await screen.findByRole('table', { name: 'Addresses of server web-1' });
+    const fixed = within(table).getByText('10.0.0.12').closest('tr') as HTMLElement;
+    expect(fixed).toHaveTextContent('private');
+    expect(fixed).toHaveTextContent('Fixed · IPv4');
+    expect(within(table).getByText('172.24.4.50').closest('tr')).toHaveTextContent('Floating · IPv4');
+    expect(within(table).getByText('fd00:10::c').closest('tr')).toHaveTextContent('Fixed · IPv6');
+    expect(screen.getByText('Key pair').nextSibling).toHaveTextContent('lab');
+    expect(screen.getByText('Security groups').nextSibling).toHaveTextContent(/^default, web$/);
+  });
+
+  it('says when a server has no address, key pair or group', async () => {
+    show(makeServer({ addresses: [], keyName: null, securityGroups: [] }));
+    expect(
+      await screen.findByText('This server has no network address: nothing can reach it over the network.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Key pair').nextSibling).toHaveTextContent('None');
+  });
+
   it('lists its attachments with mode, device and state, each detachable', async () => {
     show();
     const table = await screen.findByRole('table', { name: 'Volumes attached to server web-1' });

@@ -132,7 +132,43 @@ function ServerDetail({
         <Item label="Created">
           <DateTime value={s.createdAt} />
         </Item>
+        <Item label="Key pair">{s.keyName ?? 'None'}</Item>
+        <Item label="Security groups">
+          {s.securityGroups.length > 0 ? [...new Set(s.securityGroups)].join(', ') : 'None'}
+        </Item>
       </dl>
+
+      <section aria-labelledby="server-addresses-title" className="space-y-2">
+        <h2 id="server-addresses-title" className="text-lg font-semibold">
+          Addresses <span className="font-normal text-slate-600">({s.addresses.length})</span>
+        </h2>
+        {s.addresses.length === 0 ? (
+          <p className="rounded border border-dashed border-slate-300 bg-white p-3 text-sm text-slate-700">
+            {s.status === 'BUILD'
+              ? 'No address yet: the server is still being built.'
+              : 'This server has no network address: nothing can reach it over the network.'}
+          </p>
+        ) : (
+          <Table caption={`Addresses of server ${s.name || s.id}`}>
+            <THead>
+              <Th>Network</Th>
+              <Th>Address</Th>
+              <Th>Kind</Th>
+            </THead>
+            <TBody>
+              {s.addresses.map((a) => (
+                <Tr key={`${a.network}-${a.address}`}>
+                  <Td className="break-all">{a.network}</Td>
+                  <Td className="break-all font-mono text-xs">{a.address}</Td>
+                  <Td>
+                    {a.type === 'floating' ? 'Floating' : a.type === 'fixed' ? 'Fixed' : '—'} · IPv{a.version}
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </section>
 
       <section aria-labelledby="server-attachments-title" className="space-y-2">
         <h2 id="server-attachments-title" className="text-lg font-semibold">
