@@ -41,7 +41,11 @@ export async function launch(
   api: BffApi,
   input: { name: string; count: number; flavorId: string; boot: Boot; availabilityZone?: string },
 ): Promise<{ launch: Launch; servers: ApiServer[] }> {
+  // As the wizard does: the project's networks (the cloud's `auto`), or none on a cloud without any.
+  const choices = await api.get<{ networks: { external: boolean }[] }>('/api/networks');
+  const usable = choices.networks.filter((n) => !n.external);
   const started = await api.post<Launch>('/api/launches', {
+    ...(usable.length === 0 ? { networks: 'none' } : {}),
     dataVolumes: [],
     acknowledgeMultipleWriters: input.count > 1,
     ...input,
@@ -123,5 +127,13 @@ export async function removeNamed(api: BffApi, prefix: string): Promise<string[]
       .toMatch(/^(available|error)$/);
     await deleteThrough(api, `/api/volumes/${encodeURIComponent(v.id)}`);
   }
-  return [...mine.map((s) => `server ${s.name}`), ...named.map((v) => `volume ${v.name}`)];
+  // The launch journey's new key pairs too (the cloud keeps them per user).
+  const { keyPairs } = await api.get<{ keyPairs: { name: string }[] }>('/api/key-pairs');
+  const keys = keyPairs.filter((k) => k.name.startsWith(prefix));
+  for (const k of keys) await deleteThrough(api, `/api/key-pairs/${encodeURIComponent(k.name)}`);
+  return [
+    ...mine.map((s) => `server ${s.name}`),
+    ...named.map((v) => `volume ${v.name}`),
+    ...keys.map((k) => `key pair ${k.name}`),
+  ];
 }

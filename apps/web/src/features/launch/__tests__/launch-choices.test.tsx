@@ -447,5 +447,15 @@ describe('Review: quotas, capacity and the count that fits', () => {
     await toReview(user);
     const capacity = await screen.findByRole('region', { name: /Capacity/ });
     expect(within(capacity).getByText(new RegExp(words.replace(/[().]/g, '\\$&')))).toBeInTheDocument();
+    // "Ready" claims only what was checked: unchecked capacity is not "nothing in the way".
+    const ready = screen.getByRole('status', { name: '' });
+    if (source === 'unchecked') {
+      expect(ready).toHaveTextContent(
+        'whether every server finds a host is known only when the cloud creates them',
+      );
+      expect(ready).not.toHaveTextContent('The cloud found nothing in the way');
+    } else {
+      expect(ready).toHaveTextContent('Ready to launch. The cloud found nothing in the way.');
+    }
   });
 });

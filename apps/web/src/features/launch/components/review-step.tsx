@@ -258,7 +258,10 @@ function PlanView({
     <>
       {plan.ok ? (
         <p role="status" className="rounded border border-green-300 bg-green-50 p-3 text-sm text-green-900">
-          <span className="font-semibold">Ready to launch.</span> The cloud found nothing in the way.
+          <span className="font-semibold">Ready to launch.</span>{' '}
+          {plan.capacity?.source === 'unchecked'
+            ? 'Nothing the dashboard could check is in the way; whether every server finds a host is known only when the cloud creates them.'
+            : 'The cloud found nothing in the way.'}
         </p>
       ) : (
         <div role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
