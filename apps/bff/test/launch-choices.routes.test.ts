@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { SEED_IMAGE_ID } from '../../cloud/src/image/seed.js';
 import { http } from '../../cloud/test/helpers/cloud.js';
 import { newSshKeyPair } from '../src/openstack/nova-keypairs.js';
@@ -163,6 +163,8 @@ describe('the plan checks what the servers plug into', () => {
   it('names an unknown network, a network without subnets, a missing security group and key pair', async () => {
     const bare = await neutron('POST', '/v2.0/networks', { network: { name: 'bare' } });
     const bareId = bare.body.network.id as string;
+    // The network goes whatever happens: the tests after this one plan with the project's one network.
+    onTestFinished(() => neutron('DELETE', `/v2.0/networks/${bareId}`).then(() => undefined));
     const res = await demo.post(
       '/api/launches/plan',
       launchBody({
@@ -191,7 +193,8 @@ describe('the plan checks what the servers plug into', () => {
     expect(auto.body.problems).toEqual([
       {
         field: 'networks',
-        message: 'Several networks could take the servers (private, bare); choose which.',
+        // In name order, however Neutron lists them.
+        message: 'Several networks could take the servers (bare, private); choose which.',
       },
     ]);
     await neutron('DELETE', `/v2.0/networks/${bareId}`);

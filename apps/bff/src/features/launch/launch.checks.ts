@@ -53,7 +53,10 @@ export function networkProblems(request: LaunchRequest, facts: NetworkFacts): Pr
     if (candidates.length > 1) {
       problems.push({
         field: 'networks',
-        message: `Several networks could take the servers (${candidates.map((n) => n.network.name || n.network.id).join(', ')}); choose which.`,
+        message: `Several networks could take the servers (${candidates
+          .map((n) => n.network.name || n.network.id)
+          .sort((a, b) => a.localeCompare(b))
+          .join(', ')}); choose which.`,
       });
     } else if (candidates.length === 0) {
       if (facts.noneAllowed) {
