@@ -56,7 +56,8 @@ async function liftDefaultQuotas(cloud: Awaited<ReturnType<typeof bootCloud>>): 
     .execute();
   await db
     .insertInto('volume_quota_classes')
-    .values(rows(['volumes', 'gigabytes']))
+    // Snapshots count since they became quota'd: suites that snapshot a lot (the BFF's authz) ran out at 10.
+    .values(rows(['volumes', 'gigabytes', 'snapshots']))
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
