@@ -1,4 +1,4 @@
-import type { Server, Session } from '@sv/shared';
+import type { Attachment, Server, Session } from '@sv/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ModeBadge, StatusBadge } from '../../../components/ui/badge';
@@ -12,6 +12,7 @@ import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/u
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
+import { useNotice } from '../../../lib/use-notice';
 import { useDeleteServer } from '../api/delete-server';
 import { useServer } from '../api/get-server';
 import { liveHold } from './holds';
@@ -68,9 +69,23 @@ function ServerDetail({
   const attachHint = useId();
   const [attaching, setAttaching] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
   const remove = useDeleteServer();
-  const { AttachDialog, DetachButton } = slots;
+  const { AttachDialog, DetachButton, BulkDetachDialog } = slots;
+  // Bulk detach: the volumes picked, by id; a root disk (or a detach under way) is not pickable.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [bulkDetaching, setBulkDetaching] = useState<Attachment[] | null>(null);
+  const pickable = BulkDetachDialog
+    ? s.attachments.filter((a) => (slots.detachBlock?.(a) ?? null) === null)
+    : [];
+  const pickedRows = pickable.filter((a) => picked.has(a.volumeId));
+  const togglePick = (volumeId: string, on: boolean) =>
+    setPicked((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(volumeId);
+      else next.delete(volumeId);
+      return next;
+    });
   const noAttach = serverAttachBlock(s);
   const live = s.attachments.filter(liveHold);
 
@@ -171,9 +186,20 @@ function ServerDetail({
       </section>
 
       <section aria-labelledby="server-attachments-title" className="space-y-2">
-        <h2 id="server-attachments-title" className="text-lg font-semibold">
-          Volumes <span className="font-normal text-slate-600">({live.length})</span>
-        </h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="server-attachments-title" className="mr-auto text-lg font-semibold">
+            Volumes <span className="font-normal text-slate-600">({live.length})</span>
+          </h2>
+          {pickable.length > 0 && (
+            <Button
+              variant="danger"
+              disabled={pickedRows.length === 0}
+              onClick={() => setBulkDetaching(pickedRows)}
+            >
+              {pickedRows.length > 0 ? `Detach ${pickedRows.length}` : 'Detach selected'}
+            </Button>
+          )}
+        </div>
         {s.attachments.length === 0 ? (
           <EmptyState
             title="No volumes attached"
@@ -184,6 +210,19 @@ function ServerDetail({
         ) : (
           <Table caption={`Volumes attached to server ${s.name || s.id}`}>
             <THead>
+              {pickable.length > 0 && (
+                <Th className="w-8">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every volume that can be detached"
+                    className="h-4 w-4 accent-blue-700"
+                    checked={pickedRows.length === pickable.length}
+                    onChange={(e) =>
+                      setPicked(new Set(e.target.checked ? pickable.map((a) => a.volumeId) : []))
+                    }
+                  />
+                </Th>
+              )}
               <Th>Volume</Th>
               <Th>Device</Th>
               <Th>Mode</Th>
@@ -196,6 +235,19 @@ function ServerDetail({
             <TBody>
               {s.attachments.map((a) => (
                 <Tr key={`${a.volumeId}-${a.attachmentId ?? 'pending'}`}>
+                  {pickable.length > 0 && (
+                    <Td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${a.volumeName || a.volumeId}`}
+                        title={slots.detachBlock?.(a) ?? undefined}
+                        className="h-4 w-4 accent-blue-700"
+                        disabled={!pickable.includes(a)}
+                        checked={pickable.includes(a) && picked.has(a.volumeId)}
+                        onChange={(e) => togglePick(a.volumeId, e.target.checked)}
+                      />
+                    </Td>
+                  )}
                   <Td>
                     <Link to={`/volumes/${encodeURIComponent(a.volumeId)}`} className={linkClass}>
                       {a.volumeName || a.volumeId}
@@ -227,6 +279,14 @@ function ServerDetail({
           </Table>
         )}
       </section>
+
+      {BulkDetachDialog && bulkDetaching && (
+        <BulkDetachDialog
+          attachments={bulkDetaching.map((a) => ({ ...a, serverName: a.serverName ?? s.name }))}
+          onClose={() => setBulkDetaching(null)}
+          onDone={() => setPicked(new Set())}
+        />
+      )}
 
       <AttachDialog
         open={attaching}
