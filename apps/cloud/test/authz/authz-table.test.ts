@@ -1376,6 +1376,28 @@ const rows: Row[] = [
       return { path: `/compute/v2.1/flavors/${id}/os-extra_specs/authz:key` };
     },
   },
+  // --- cloudv2: Cinder user messages (3.3+) ---
+  {
+    route: 'GET /volume/v3/:projectId/messages',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/messages`, version: 'volume 3.3' }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/messages/:messageId',
+    expect: demosToRead(200, notFound('Message <demo message> could not be found.')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/messages/${await demoMessage()}`,
+      version: 'volume 3.3',
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/messages/:messageId',
+    expect: demosToChange(204, 'message:delete', notFound('Message <demo message> could not be found.')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/messages/${spends(role) ? await freshMessage() : await demoMessage()}`,
+      version: 'volume 3.3',
+    }),
+  },
 ];
 
 // --- cloud14v: a private volume type, for the type access rows ---
@@ -1703,7 +1725,9 @@ function resolve(want: Expect): Expect {
     .replace('<demo volume>', w.demo.plain)
     .replace('<demo attachment>', w.demo.attachment)
     .replace('<demo snapshot>', demoSnapshotId ?? '')
-    .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all);
+    .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all)
+    // --- cloudv2: Cinder user messages ---
+    .replace('<demo message>', demoMessageId ?? '');
   return { ...want, fault: { ...want.fault, message } };
 }
 
@@ -2223,3 +2247,25 @@ async function freshServerGroup(): Promise<string> {
 }
 const demosServerGroup = memo(freshServerGroup);
 // --- end cloud15 ---
+
+// --- cloudv2: Cinder user messages ---
+/** A user message of demo's: the scheduler's about a member's volume of a type no backend takes. */
+let demoMessageId: string | undefined;
+async function freshMessage(): Promise<string> {
+  const typeId = await freshType({ storage_protocol: 'authz-nosuch' });
+  const created = await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/volumes`, {
+    body: { volume: { size: 1, volume_type: typeId } },
+  });
+  await tc.settle();
+  const listed = await w.must(w.actors.member, 'GET', `${w.actors.member.volumeBase}/messages`, {
+    version: 'volume 3.3',
+  });
+  const volumeId = created.body.volume.id as string;
+  return (listed.body.messages as { id: string; resource_uuid: string }[]).find(
+    (m) => m.resource_uuid === volumeId,
+  )!.id;
+}
+const demoMessage = memo(async () => {
+  demoMessageId = await freshMessage();
+  return demoMessageId;
+});

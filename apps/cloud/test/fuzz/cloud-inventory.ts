@@ -689,6 +689,10 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ fuzz: `v${n % 5}` }),
   }),
   E('DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key'),
+  // --- cloudv2: Cinder user messages ---
+  E('GET /volume/v3/:projectId/messages'),
+  E('GET /volume/v3/:projectId/messages/:messageId'),
+  E('DELETE /volume/v3/:projectId/messages/:messageId'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -747,6 +751,8 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-server-groups': 'serverGroup',
     'os-simple-tenant-usage': 'project',
     tags: 'typeSpecKey',
+    // --- cloudv2: block storage and flavor gaps ---
+    messages: 'volumeMessage',
   };
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);
