@@ -24,6 +24,7 @@ import { createTypesService } from './service/types.service.js';
 import { createVolumesService } from './service/volumes.service.js';
 import { createVolumeQuotasService } from './service/quotas.service.js';
 import { createMessagesService } from './service/messages.service.js';
+import { createTypeEncryptionService } from './service/type-encryption.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -82,6 +83,7 @@ export function createVolumeService(
     backups: createBackupsService(),
     // --- cloudv2: block storage and flavor gaps ---
     messages: createMessagesService(store),
+    typeEncryption: createTypeEncryptionService(store),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

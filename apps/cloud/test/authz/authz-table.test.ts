@@ -1398,6 +1398,46 @@ const rows: Row[] = [
       version: 'volume 3.3',
     }),
   },
+  // --- cloudv2: volume type encryption (admins only, the policy before the type) ---
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/encryption',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:get')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/types/${await encryptedType()}/encryption` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/encryption/:key',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:get')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await encryptedType()}/encryption/provider`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/types/:typeId/encryption',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:create')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType() : await encryptedType()}/encryption`,
+      body: { encryption: { provider: 'luks', control_location: 'front-end' } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/types/:typeId/encryption/:encryptionId',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:update')),
+    probe: async (_w, role) => {
+      const typeId = await encryptedType();
+      return {
+        path: `${cinder(role)}/types/${typeId}/encryption/${typeId}`,
+        body: { encryption: { control_location: 'back-end' } },
+      };
+    },
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/types/:typeId/encryption/:encryptionId',
+    expect: adminOnly(202, policy('volume_extension:volume_type_encryption:delete')),
+    probe: async (_w, role) => {
+      const typeId = isAdmin(role) ? await freshEncryptedType() : await encryptedType();
+      return { path: `${cinder(role)}/types/${typeId}/encryption/${typeId}` };
+    },
+  },
 ];
 
 // --- cloud14v: a private volume type, for the type access rows ---
@@ -2269,3 +2309,13 @@ const demoMessage = memo(async () => {
   demoMessageId = await freshMessage();
   return demoMessageId;
 });
+
+// --- cloudv2: volume type encryption ---
+async function freshEncryptedType(): Promise<string> {
+  const typeId = await freshType();
+  await w.must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/types/${typeId}/encryption`, {
+    body: { encryption: { provider: 'luks', control_location: 'front-end' } },
+  });
+  return typeId;
+}
+const encryptedType = memo(freshEncryptedType);

@@ -51,7 +51,8 @@ export type IdKind =
   // --- cloud15: server groups ---
   | 'serverGroup'
   // --- cloudv2: block storage and flavor gaps ---
-  | 'volumeMessage';
+  | 'volumeMessage'
+  | 'encryptionKey';
 
 export interface CloudFixtures {
   admin: Session;
@@ -342,6 +343,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       serverGroup: serverGroups,
       // --- cloudv2: block storage and flavor gaps ---
       volumeMessage: messageIds,
+      encryptionKey: ['provider', 'cipher', 'fuzz-missing'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {

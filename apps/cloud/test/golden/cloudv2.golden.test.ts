@@ -102,3 +102,76 @@ describe('Cinder user messages (captures 800-813)', () => {
     }
   });
 });
+
+describe('Cinder volume type encryption (captures 814-829)', () => {
+  /** The type id of the recording, swapped for ours in paths and messages. */
+  const recordedType = () =>
+    (loadCapture(814).response.body as { volume_type: { id: string } }).volume_type.id;
+
+  /** Replays a capture with its own body, on our type. */
+  async function replay(n: number, session: Session, typeId: string, opts: CompareCaptureOptions = {}) {
+    const cap = loadCapture(n);
+    const path = cap.request.url.replace(/^.*\/v3\/[0-9a-f]+/, '').replaceAll(recordedType(), typeId);
+    return check(n, session, path, {
+      ...(cap.request.body !== undefined && cap.request.body !== null ? { body: cap.request.body } : {}),
+      replaceIds: { [recordedType()]: typeId },
+      ...opts,
+    });
+  }
+
+  it('creates, shows, updates and deletes a type’s encryption as Cinder does', async () => {
+    const type = await check(814, admin, '/types', { body: { volume_type: { name: 'cloudv2-encrypted' } } });
+    expect(type.diffs).toEqual([]);
+    const typeId = type.res.body.volume_type.id as string;
+    const exact = (...paths: string[]) => ({ exact: paths });
+    const steps: [number, Session, CompareCaptureOptions][] = [
+      [
+        815,
+        admin,
+        exact(
+          '$.encryption.provider',
+          '$.encryption.control_location',
+          '$.encryption.cipher',
+          '$.encryption.key_size',
+          '$.encryption.volume_type_id',
+        ),
+      ],
+      [
+        816,
+        admin,
+        exact(
+          '$.provider',
+          '$.control_location',
+          '$.cipher',
+          '$.key_size',
+          '$.deleted',
+          '$.deleted_at',
+          '$.updated_at',
+          '$.volume_type_id',
+        ),
+      ],
+      [817, admin, exact('$')],
+      [818, admin, exact('$')],
+      [819, admin, exact('$')],
+      [820, demo, exact('$')],
+      [821, demo, exact('$')],
+      [823, admin, {}],
+      [824, admin, exact('$')],
+      [825, admin, exact('$')],
+      [826, admin, exact('$')],
+      [827, admin, exact('$')],
+      [828, admin, exact('$')],
+      [829, admin, exact('$')],
+    ];
+    for (const [n, session, opts] of steps) {
+      const { diffs } = await replay(n, session, typeId, opts);
+      expect(diffs, `capture ${n}`).toEqual([]);
+    }
+  });
+
+  it('404s the encryption of a type that does not exist', async () => {
+    const missing = '00000000-0000-0000-0000-000000000000';
+    const { diffs } = await replay(822, admin, missing, { exact: ['$'] });
+    expect(diffs).toEqual([]);
+  });
+});

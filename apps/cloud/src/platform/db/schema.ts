@@ -519,6 +519,7 @@ export interface Schema {
   // --- end cloud15 ---
   // --- cloudv2: block storage and flavor gaps ---
   volume_messages: VolumeMessagesTable;
+  volume_type_encryption: VolumeTypeEncryptionTable;
 }
 
 // --- cloud14v: volume type access ---
@@ -565,4 +566,17 @@ export interface VolumeMessagesTable {
   created_at: string;
   /** created_at + message_ttl (30 days): the message's guaranteed_until. */
   expires_at: string;
+}
+
+/** Cinder's encryption table: a volume type's encryption specs (admins only). */
+export interface VolumeTypeEncryptionTable {
+  volume_type_id: string;
+  encryption_id: string;
+  provider: string;
+  /** front-end or back-end. */
+  control_location: string;
+  cipher: string | null;
+  key_size: number | null;
+  created_at: string;
+  updated_at: string | null;
 }

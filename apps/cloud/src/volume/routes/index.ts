@@ -25,6 +25,8 @@ import { backupsRoutes } from './backups.routes.js';
 // --- cloudv2: block storage and flavor gaps ---
 import type { MessagesService } from '../service/messages.service.js';
 import { messagesRoutes } from './messages.routes.js';
+import type { TypeEncryptionService } from '../service/type-encryption.service.js';
+import { typeEncryptionRoutes } from './type-encryption.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -44,6 +46,7 @@ export function volumeApiRoutes(services: {
   backups: BackupsService;
   // --- cloudv2: block storage and flavor gaps ---
   messages: MessagesService;
+  typeEncryption: TypeEncryptionService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -61,5 +64,6 @@ export function volumeApiRoutes(services: {
   router.use(backupsRoutes(services.backups));
   // --- cloudv2: block storage and flavor gaps ---
   router.use(messagesRoutes(services.messages));
+  router.use(typeEncryptionRoutes(services.typeEncryption));
   return router;
 }
