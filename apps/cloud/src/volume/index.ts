@@ -23,6 +23,8 @@ import { createVolumeMetadataService } from './service/volume-metadata.service.j
 import { createTypesService } from './service/types.service.js';
 import { createVolumesService } from './service/volumes.service.js';
 import { createVolumeQuotasService } from './service/quotas.service.js';
+import { createMessagesService } from './service/messages.service.js';
+import { createTypeEncryptionService } from './service/type-encryption.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -79,6 +81,9 @@ export function createVolumeService(
     // --- cloud14v: block storage gaps ---
     hosts: createHostsService({ store }),
     backups: createBackupsService(),
+    // --- cloudv2: block storage and flavor gaps ---
+    messages: createMessagesService(store),
+    typeEncryption: createTypeEncryptionService(store),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

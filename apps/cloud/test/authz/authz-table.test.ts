@@ -1376,6 +1376,68 @@ const rows: Row[] = [
       return { path: `/compute/v2.1/flavors/${id}/os-extra_specs/authz:key` };
     },
   },
+  // --- cloudv2: Cinder user messages (3.3+) ---
+  {
+    route: 'GET /volume/v3/:projectId/messages',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/messages`, version: 'volume 3.3' }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/messages/:messageId',
+    expect: demosToRead(200, notFound('Message <demo message> could not be found.')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/messages/${await demoMessage()}`,
+      version: 'volume 3.3',
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/messages/:messageId',
+    expect: demosToChange(204, 'message:delete', notFound('Message <demo message> could not be found.')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/messages/${spends(role) ? await freshMessage() : await demoMessage()}`,
+      version: 'volume 3.3',
+    }),
+  },
+  // --- cloudv2: volume type encryption (admins only, the policy before the type) ---
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/encryption',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:get')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/types/${await encryptedType()}/encryption` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/types/:typeId/encryption/:key',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:get')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${await encryptedType()}/encryption/provider`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/types/:typeId/encryption',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:create')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/types/${isAdmin(role) ? await freshType() : await encryptedType()}/encryption`,
+      body: { encryption: { provider: 'luks', control_location: 'front-end' } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/types/:typeId/encryption/:encryptionId',
+    expect: adminOnly(200, policy('volume_extension:volume_type_encryption:update')),
+    probe: async (_w, role) => {
+      const typeId = await encryptedType();
+      return {
+        path: `${cinder(role)}/types/${typeId}/encryption/${typeId}`,
+        body: { encryption: { control_location: 'back-end' } },
+      };
+    },
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/types/:typeId/encryption/:encryptionId',
+    expect: adminOnly(202, policy('volume_extension:volume_type_encryption:delete')),
+    probe: async (_w, role) => {
+      const typeId = isAdmin(role) ? await freshEncryptedType() : await encryptedType();
+      return { path: `${cinder(role)}/types/${typeId}/encryption/${typeId}` };
+    },
+  },
 ];
 
 // --- cloud14v: a private volume type, for the type access rows ---
@@ -1703,7 +1765,9 @@ function resolve(want: Expect): Expect {
     .replace('<demo volume>', w.demo.plain)
     .replace('<demo attachment>', w.demo.attachment)
     .replace('<demo snapshot>', demoSnapshotId ?? '')
-    .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all);
+    .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all)
+    // --- cloudv2: Cinder user messages ---
+    .replace('<demo message>', demoMessageId ?? '');
   return { ...want, fault: { ...want.fault, message } };
 }
 
@@ -2223,3 +2287,35 @@ async function freshServerGroup(): Promise<string> {
 }
 const demosServerGroup = memo(freshServerGroup);
 // --- end cloud15 ---
+
+// --- cloudv2: Cinder user messages ---
+/** A user message of demo's: the scheduler's about a member's volume of a type no backend takes. */
+let demoMessageId: string | undefined;
+async function freshMessage(): Promise<string> {
+  const typeId = await freshType({ storage_protocol: 'authz-nosuch' });
+  const created = await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/volumes`, {
+    body: { volume: { size: 1, volume_type: typeId } },
+  });
+  await tc.settle();
+  const listed = await w.must(w.actors.member, 'GET', `${w.actors.member.volumeBase}/messages`, {
+    version: 'volume 3.3',
+  });
+  const volumeId = created.body.volume.id as string;
+  return (listed.body.messages as { id: string; resource_uuid: string }[]).find(
+    (m) => m.resource_uuid === volumeId,
+  )!.id;
+}
+const demoMessage = memo(async () => {
+  demoMessageId = await freshMessage();
+  return demoMessageId;
+});
+
+// --- cloudv2: volume type encryption ---
+async function freshEncryptedType(): Promise<string> {
+  const typeId = await freshType();
+  await w.must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/types/${typeId}/encryption`, {
+    body: { encryption: { provider: 'luks', control_location: 'front-end' } },
+  });
+  return typeId;
+}
+const encryptedType = memo(freshEncryptedType);

@@ -49,7 +49,10 @@ export type IdKind =
   | 'volumeExtension'
   | 'backup'
   // --- cloud15: server groups ---
-  | 'serverGroup';
+  | 'serverGroup'
+  // --- cloudv2: block storage and flavor gaps ---
+  | 'volumeMessage'
+  | 'encryptionKey';
 
 export interface CloudFixtures {
   admin: Session;
@@ -272,6 +275,34 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     }
   }
 
+  // --- cloudv2: Cinder user messages --- per session, one to aim at and one to delete: each the
+  // scheduler's message about a volume of a type no backend takes.
+  const unplaceable = (
+    await ok(tc, 'POST', `${admin.volumeBase}/types`, a, {
+      volume_type: { name: 'fuzz-unplaceable', extra_specs: { storage_protocol: 'fuzz-nosuch' } },
+    })
+  ).volume_type.id as string;
+  const messageVolumes = new Map<string, Session>();
+  for (const s of [member, member, admin, admin]) {
+    const v = await ok(tc, 'POST', `${s.volumeBase}/volumes`, s.token, {
+      volume: { size: 1, volume_type: unplaceable },
+    });
+    messageVolumes.set(v.volume.id as string, s);
+  }
+  await tc.settle();
+  const messages = (await ok(tc, 'GET', `${admin.volumeBase}/messages`, a, undefined, 'volume 3.3'))
+    .messages as {
+    id: string;
+    resource_uuid: string;
+  }[];
+  const messageIds: string[] = [];
+  const spareMessageIds: string[] = [];
+  for (const s of [member, admin]) {
+    const own = messages.filter((m) => messageVolumes.get(m.resource_uuid) === s).map((m) => m.id);
+    messageIds.push(...own.slice(0, 1));
+    spareMessageIds.push(...own.slice(1));
+  }
+
   return {
     admin,
     member,
@@ -310,6 +341,9 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       backup: ['0b7d6f4e-0000-4000-8000-000000000001'],
       // --- cloud15: server groups ---
       serverGroup: serverGroups,
+      // --- cloudv2: block storage and flavor gaps ---
+      volumeMessage: messageIds,
+      encryptionKey: ['provider', 'cipher', 'fuzz-missing'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -329,6 +363,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       keypair: ['fuzz-spare-key-1', 'fuzz-spare-key-2'],
       // --- cloud15: server groups ---
       serverGroup: spareServerGroups,
+      // --- cloudv2: block storage and flavor gaps ---
+      volumeMessage: spareMessageIds,
     },
     fuzzUser: {
       id: user,

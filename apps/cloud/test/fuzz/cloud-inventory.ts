@@ -689,6 +689,24 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ fuzz: `v${n % 5}` }),
   }),
   E('DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key'),
+  // --- cloudv2: Cinder user messages ---
+  E('GET /volume/v3/:projectId/messages'),
+  E('GET /volume/v3/:projectId/messages/:messageId'),
+  E('DELETE /volume/v3/:projectId/messages/:messageId'),
+  // --- cloudv2: volume type encryption ---
+  E('GET /volume/v3/:projectId/types/:typeId/encryption'),
+  E('GET /volume/v3/:projectId/types/:typeId/encryption/:key'),
+  E('POST /volume/v3/:projectId/types/:typeId/encryption', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      encryption: { provider: 'luks', control_location: pick(n, ['front-end', 'back-end']), key_size: 256 },
+    }),
+  }),
+  E('PUT /volume/v3/:projectId/types/:typeId/encryption/:encryptionId', {
+    version: VOLUME,
+    body: ({ n }) => ({ encryption: { control_location: pick(n, ['front-end', 'back-end']) } }),
+  }),
+  E('DELETE /volume/v3/:projectId/types/:typeId/encryption/:encryptionId'),
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -747,7 +765,13 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-server-groups': 'serverGroup',
     'os-simple-tenant-usage': 'project',
     tags: 'typeSpecKey',
+    // --- cloudv2: block storage and flavor gaps ---
+    messages: 'volumeMessage',
   };
+  // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
+  if (service === 'volume' && before === 'encryption') {
+    return param === 'key' ? 'encryptionKey' : 'volumeType';
+  }
   const kind = kinds[before];
   if (!kind) throw new Error(`no id kind for :${param} in ${path}`);
   return kind;

@@ -517,6 +517,9 @@ export interface Schema {
   server_groups: ServerGroupsTable;
   server_group_members: ServerGroupMembersTable;
   // --- end cloud15 ---
+  // --- cloudv2: block storage and flavor gaps ---
+  volume_messages: VolumeMessagesTable;
+  volume_type_encryption: VolumeTypeEncryptionTable;
 }
 
 // --- cloud14v: volume type access ---
@@ -544,3 +547,36 @@ export interface ServerGroupMembersTable {
   server_id: string;
 }
 // --- end cloud15 ---
+
+// --- cloudv2: block storage and flavor gaps ---
+/** Cinder's messages table: one user message about a failed request (message/api.py). */
+export interface VolumeMessagesTable {
+  id: string;
+  project_id: string;
+  request_id: string;
+  /** VOLUME, SNAPSHOT, ... (message_field.Resource). */
+  resource_type: string;
+  resource_uuid: string | null;
+  /** `<resource>_<action id>_<detail id>`, e.g. VOLUME_VOLUME_001_003. */
+  event_id: string;
+  /** ERROR (the only level Cinder writes). */
+  message_level: string;
+  /** `<action>:<detail>` as Cinder translates them. */
+  user_message: string;
+  created_at: string;
+  /** created_at + message_ttl (30 days): the message's guaranteed_until. */
+  expires_at: string;
+}
+
+/** Cinder's encryption table: a volume type's encryption specs (admins only). */
+export interface VolumeTypeEncryptionTable {
+  volume_type_id: string;
+  encryption_id: string;
+  provider: string;
+  /** front-end or back-end. */
+  control_location: string;
+  cipher: string | null;
+  key_size: number | null;
+  created_at: string;
+  updated_at: string | null;
+}

@@ -22,6 +22,11 @@ import type { HostsService } from '../service/hosts.service.js';
 import { hostsRoutes } from './hosts.routes.js';
 import type { BackupsService } from '../service/backups.service.js';
 import { backupsRoutes } from './backups.routes.js';
+// --- cloudv2: block storage and flavor gaps ---
+import type { MessagesService } from '../service/messages.service.js';
+import { messagesRoutes } from './messages.routes.js';
+import type { TypeEncryptionService } from '../service/type-encryption.service.js';
+import { typeEncryptionRoutes } from './type-encryption.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -39,6 +44,9 @@ export function volumeApiRoutes(services: {
   // --- cloud14v: block storage gaps ---
   hosts: HostsService;
   backups: BackupsService;
+  // --- cloudv2: block storage and flavor gaps ---
+  messages: MessagesService;
+  typeEncryption: TypeEncryptionService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -54,5 +62,8 @@ export function volumeApiRoutes(services: {
   // --- cloud14v: block storage gaps ---
   router.use(hostsRoutes(services.hosts));
   router.use(backupsRoutes(services.backups));
+  // --- cloudv2: block storage and flavor gaps ---
+  router.use(messagesRoutes(services.messages));
+  router.use(typeEncryptionRoutes(services.typeEncryption));
   return router;
 }

@@ -4,8 +4,10 @@ import type { TaskRunner } from '../../platform/tasks.js';
 import { nowIso } from '../../platform/time.js';
 import { attachmentsStore } from '../store/attachments.store.js';
 import { glanceMetadataStore } from '../store/glance-metadata.store.js';
+import { messagesStore } from '../store/messages.store.js';
 import { snapshotsStore } from '../store/snapshots.store.js';
 import { volumesStore } from '../store/volumes.store.js';
+import { newVolumeMessage } from './messages.service.js';
 import { statusFromAttachments } from './volume-status.js';
 
 /**
@@ -155,7 +157,13 @@ export const backendSteps = {
           ...(bootable ? { bootable: 1 as const } : {}),
         }
       : { status: 'error', updated_at: now };
-    return store.transaction((tx) => volumesStore.updateIfStatus(tx, volumeId, 'creating', changes));
+    return store.transaction(async (tx) => {
+      const changed = await volumesStore.updateIfStatus(tx, volumeId, 'creating', changes);
+      // The scheduler tells the project why its volume went to error (a user message).
+      const vol = changed && !fits ? await volumesStore.byId(tx, volumeId) : undefined;
+      if (vol) await messagesStore.insert(tx, newVolumeMessage(vol.project_id, volumeId, 'noValidBackend'));
+      return changed;
+    });
   },
 
   /** Removes a `deleting` volume; one that still has attachment rows ends in error_deleting. */

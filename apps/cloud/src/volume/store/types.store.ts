@@ -72,6 +72,7 @@ export const typesStore = {
   async delete(db: Db, id: string): Promise<void> {
     await db.deleteFrom('volume_type_extra_specs').where('volume_type_id', '=', id).execute();
     await db.deleteFrom('volume_type_projects').where('volume_type_id', '=', id).execute();
+    await db.deleteFrom('volume_type_encryption').where('volume_type_id', '=', id).execute();
     await db.deleteFrom('volume_types').where('id', '=', id).execute();
   },
 

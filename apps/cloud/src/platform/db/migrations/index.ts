@@ -16,6 +16,9 @@ import * as volumeTypeAccess from './0070_volume_type_access.js';
 // --- cloud15: server groups (issue 14) ---
 import * as serverGroups from './0060_server_groups.js';
 // --- end cloud15 ---
+// --- cloudv2: block storage and flavor gaps ---
+import * as volumeMessages from './0090_volume_messages.js';
+import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +43,8 @@ export const migrations: Record<string, Migration> = {
   // --- end cloud15 ---
   // --- cloud14v: the projects a private volume type is shared with ---
   '0070_volume_type_access': volumeTypeAccess,
+  // --- cloudv2: Cinder's user messages ---
+  '0090_volume_messages': volumeMessages,
+  // --- cloudv2: volume type encryption ---
+  '0091_volume_type_encryption': volumeTypeEncryption,
 };
