@@ -76,6 +76,9 @@ export const SERVER_ACTION_RULES = {
   suspend: 'os_compute_api:os-suspend-server:suspend',
   resume: 'os_compute_api:os-suspend-server:resume',
   // --- end C1 ---
+  // --- cloudc2: admin-only actions ---
+  'os-resetState': 'os_compute_api:os-admin-actions:reset_state',
+  // --- end cloudc2 ---
 } as const;
 
 export const UNLOCK_OVERRIDE_RULE = 'os_compute_api:os-lock-server:unlock:unlock_override';

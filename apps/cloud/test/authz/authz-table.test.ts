@@ -1806,6 +1806,9 @@ describe('a reader-only token', () => {
     // --- cloud15: console output ---
     [{ 'os-getConsoleOutput': {} }, 'os_compute_api:os-console-output'],
     // --- end cloud15 ---
+    // --- cloudc2: admin actions ---
+    [{ 'os-resetState': { state: 'error' } }, 'os_compute_api:os-admin-actions:reset_state'],
+    // --- end cloudc2 ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {

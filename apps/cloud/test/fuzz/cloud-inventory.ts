@@ -267,6 +267,10 @@ export const cloudEndpoints: Endpoint[] = [
         { suspend: null },
         { resume: null },
         // --- end C1 ---
+        // --- cloudc2: admin actions ---
+        { 'os-resetState': { state: 'error' } },
+        { 'os-resetState': { state: 'active' } },
+        // --- end cloudc2 ---
       ]),
   }),
   E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),

@@ -161,6 +161,12 @@ export async function serverAction(
         checkState(s, auth, 'resume', { vmStates: [VM.suspended] });
         return set({ task_state: 'resuming' });
       // --- end C1 ---
+      // --- cloudc2 ---
+      case 'os-resetState':
+        // Admin only, and no lock or state check: it is how an admin gets a stuck server back.
+        if (!auth.isAdmin) throw policyForbidden(SERVER_ACTION_RULES['os-resetState']);
+        return set({ vm_state: action.state, task_state: null });
+      // --- end cloudc2 ---
     }
   }
 
@@ -199,6 +205,9 @@ const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: str
   suspend: { action: 'suspend', event: 'compute_suspend_instance' },
   resume: { action: 'resume', event: 'compute_resume_instance' },
   // --- end C1 ---
+  // --- cloudc2: the API finishes resetState itself, with no event (capture 710) ---
+  'os-resetState': { action: 'resetState', apiOnly: true },
+  // --- end cloudc2 ---
   'os-stop': { action: 'stop', event: 'compute_stop_instance' },
   'os-start': { action: 'start', event: 'compute_start_instance' },
   reboot: { action: 'reboot', event: 'compute_reboot_instance' },
