@@ -78,6 +78,8 @@ export const SERVER_ACTION_RULES = {
   // --- end C1 ---
   // --- cloudc2: admin-only actions ---
   'os-resetState': 'os_compute_api:os-admin-actions:reset_state',
+  forceDelete: 'os_compute_api:os-deferred-delete:force',
+  restore: 'os_compute_api:os-deferred-delete:restore',
   // --- end cloudc2 ---
 } as const;
 

@@ -1808,6 +1808,8 @@ describe('a reader-only token', () => {
     // --- end cloud15 ---
     // --- cloudc2: admin actions ---
     [{ 'os-resetState': { state: 'error' } }, 'os_compute_api:os-admin-actions:reset_state'],
+    [{ forceDelete: null }, 'os_compute_api:os-deferred-delete:force'],
+    [{ restore: null }, 'os_compute_api:os-deferred-delete:restore'],
     // --- end cloudc2 ---
   ];
 

@@ -270,6 +270,8 @@ export const cloudEndpoints: Endpoint[] = [
         // --- cloudc2: admin actions ---
         { 'os-resetState': { state: 'error' } },
         { 'os-resetState': { state: 'active' } },
+        { restore: null },
+        { forceDelete: null },
         // --- end cloudc2 ---
       ]),
   }),

@@ -34,6 +34,8 @@ export const SERVER_ACTIONS = [
   // --- end C1 ---
   // --- cloudc2: admin actions ---
   'os-resetState',
+  'forceDelete',
+  'restore',
   // --- end cloudc2 ---
 ] as const;
 export type ServerActionName = (typeof SERVER_ACTIONS)[number];

@@ -5,9 +5,11 @@ import { createVolume } from '../helpers/volume-fixtures.js';
 import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } from './capture.js';
 
 /**
- * `os-resetState` (issue 14, cloudc2) against the recorded Nova (captures 700-710): admin only,
- * the lookup's 404 before the policy's 403, Nova's schema messages for bad states, ACTIVE to
- * ERROR and back at once, and a `resetState` instance action without events.
+ * Admin state resets and the deferred-delete actions (issue 14, cloudc2) against the recorded Nova.
+ * `os-resetState` (700-710): admin only, the lookup's 404 before the policy's 403, Nova's schema
+ * messages for bad states, ACTIVE to ERROR and back at once, a `resetState` action without events.
+ * `forceDelete` / `restore` (711-719) on the same server afterwards: deletes are immediate (no
+ * reclaim interval), so restore always refuses; a lock refuses both, each with its own message.
  */
 
 let tc: TestCloud;
@@ -126,5 +128,30 @@ describe('os-resetState (700-710)', () => {
     const got = await replay(710, 'admin');
     expectLike(got);
     expect(got.res.body.instanceAction.events).toEqual([]);
+  });
+});
+
+describe('forceDelete and restore (711-719)', () => {
+  it('711, 712: a missing server is 404 for both', async () => {
+    expectSameFault(await replay(711, 'demo'));
+    expectSameFault(await replay(712, 'demo'));
+  });
+
+  it('713: restore of an ACTIVE server is a vm_state conflict', async () => {
+    expectSameFault(await replay(713, 'demo'));
+  });
+
+  it('714-717: locked by its owner, forceDelete is "locked" and restore the generic invalid state', async () => {
+    expectLike(await replay(714, 'demo'));
+    expectSameFault(await replay(715, 'demo'));
+    expectSameFault(await replay(716, 'demo'));
+    expectLike(await replay(717, 'demo'));
+    expect((await showStatus()).status).toBe('ACTIVE');
+  });
+
+  it('718, 719: forceDelete of an ACTIVE server answers 202 and the server is gone', async () => {
+    expectLike(await replay(718, 'demo'));
+    await tc.settle();
+    expectSameFault(await replay(719, 'demo'));
   });
 });
