@@ -1376,6 +1376,18 @@ const rows: Row[] = [
       return { path: `/compute/v2.1/flavors/${id}/os-extra_specs/authz:key` };
     },
   },
+  // --- cloudc2: server diagnostics (admin only; the lookup's 404 first) ---
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/diagnostics',
+    expect: {
+      ...adminOnly(200, policy('os_compute_api:os-server-diagnostics')),
+      other: instanceNotFound('<demo server>'),
+    },
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/servers/${isAdmin(role) ? await w.freshServer('member') : w.demo.server}/diagnostics`,
+    }),
+  },
+  // --- end cloudc2 ---
 ];
 
 // --- cloud14v: a private volume type, for the type access rows ---

@@ -695,6 +695,9 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ fuzz: `v${n % 5}` }),
   }),
   E('DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key'),
+  // --- cloudc2: server diagnostics ---
+  E('GET /compute/v2.1/servers/:serverId/diagnostics'),
+  // --- end cloudc2 ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
