@@ -1387,6 +1387,14 @@ const rows: Row[] = [
       path: `/compute/v2.1/servers/${isAdmin(role) ? await w.freshServer('member') : w.demo.server}/diagnostics`,
     }),
   },
+  {
+    route: 'POST /compute/v2.1/os-server-external-events',
+    expect: adminOnly(200, policy('os_compute_api:os-server-external-events:create')),
+    probe: (w) => ({
+      path: '/compute/v2.1/os-server-external-events',
+      body: { events: [{ name: 'network-changed', server_uuid: w.demo.server }] },
+    }),
+  },
   // --- end cloudc2 ---
 ];
 

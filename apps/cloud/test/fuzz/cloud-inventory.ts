@@ -697,6 +697,18 @@ export const cloudEndpoints: Endpoint[] = [
   E('DELETE /compute/v2.1/flavors/:id/os-extra_specs/:key'),
   // --- cloudc2: server diagnostics ---
   E('GET /compute/v2.1/servers/:serverId/diagnostics'),
+  E('POST /compute/v2.1/os-server-external-events', {
+    version: COMPUTE,
+    body: (c) => ({
+      events: [
+        {
+          name: pick(c.n, ['network-changed', 'network-vif-plugged', 'volume-extended', 'power-update']),
+          server_uuid: pick(c.n >> 2, serversOf(c)),
+          ...pick(c.n >> 4, [{}, { status: 'failed' }, { tag: 'fz' }]),
+        },
+      ],
+    }),
+  }),
   // --- end cloudc2 ---
 ];
 

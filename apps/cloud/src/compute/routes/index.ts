@@ -26,6 +26,7 @@ import { serverTagRoutes } from './server-tags.routes.js';
 import { serverPasswordRoutes } from './server-password.routes.js';
 // --- end cloud15 ---
 import { serverDiagnosticsRoutes } from './server-diagnostics.routes.js';
+import { serverExternalEventsRoutes } from './server-external-events.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -61,6 +62,7 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- end cloud15 ---
   // --- cloudc2: server diagnostics ---
   router.use(serverDiagnosticsRoutes(deps));
+  router.use(serverExternalEventsRoutes(deps));
   // --- end cloudc2 ---
   return router;
 }

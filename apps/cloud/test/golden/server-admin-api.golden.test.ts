@@ -5,9 +5,11 @@ import { createVolume } from '../helpers/volume-fixtures.js';
 import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } from './capture.js';
 
 /**
- * Server diagnostics (issue 14, cloudc2) against the recorded Nova (captures 720-725): admin only
- * (the lookup's 404 first), the driver's flat figures before 2.48 and the standard object from
- * 2.48, and a 409 naming the power state once the server is stopped.
+ * Admin APIs about a server (issue 14, cloudc2) against the recorded Nova, on one server as recorded.
+ * Diagnostics (720-725): admin only (the lookup's 404 first), the driver's flat figures before 2.48
+ * and the standard object from 2.48, a 409 naming the power state once the server is stopped.
+ * External events (730-736), on the stopped server: admin only, each event answered on its own,
+ * 207 as soon as one is refused, names per microversion.
  */
 
 let tc: TestCloud;
@@ -32,9 +34,11 @@ const replace = (text: string) => {
 async function replay(n: number, as: 'demo' | 'admin') {
   const capture = loadCapture(n);
   const version = capture.request.headers['OpenStack-API-Version'];
+  const body = capture.request.body;
   const res = await http(tc, capture.request.method, mapCapturePath(replace(capture.request.url)), {
     token: (as === 'demo' ? demo : admin).token,
     ...(version ? { version } : {}),
+    ...(body === null || body === '' ? {} : { rawBody: replace(JSON.stringify(body)) }),
   });
   return { capture, res };
 }
@@ -95,5 +99,23 @@ describe('server diagnostics (720-725)', () => {
     await tc.settle();
     expectSameFault(await replay(724, 'admin'));
     expectSameFault(await replay(725, 'admin'));
+  });
+});
+
+describe('server external events (730-736)', () => {
+  it('730: a member is refused by policy', async () => {
+    expectSameFault(await replay(730, 'demo'));
+  });
+
+  it('731-733: each event answered on its own, 207 once one is refused, even when all are', async () => {
+    for (const n of [731, 732, 733]) {
+      const got = await replay(n, 'admin');
+      expectLike(got);
+      expect(got.res.body).toEqual(JSON.parse(replace(JSON.stringify(got.capture.response.body))));
+    }
+  });
+
+  it('734-736: an unknown name, volume-extended before 2.51 and no events are schema 400s', async () => {
+    for (const n of [734, 735, 736]) expectSameFault(await replay(n, 'admin'));
   });
 });
