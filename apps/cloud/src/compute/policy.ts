@@ -80,6 +80,7 @@ export const SERVER_ACTION_RULES = {
   'os-resetState': 'os_compute_api:os-admin-actions:reset_state',
   forceDelete: 'os_compute_api:os-deferred-delete:force',
   restore: 'os_compute_api:os-deferred-delete:restore',
+  changePassword: 'os_compute_api:os-admin-password',
   // --- end cloudc2 ---
 } as const;
 

@@ -1830,6 +1830,7 @@ describe('a reader-only token', () => {
     [{ 'os-resetState': { state: 'error' } }, 'os_compute_api:os-admin-actions:reset_state'],
     [{ forceDelete: null }, 'os_compute_api:os-deferred-delete:force'],
     [{ restore: null }, 'os_compute_api:os-deferred-delete:restore'],
+    [{ changePassword: { adminPass: 'x' } }, 'os_compute_api:os-admin-password'],
     // --- end cloudc2 ---
   ];
 

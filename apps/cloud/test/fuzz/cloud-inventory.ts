@@ -272,6 +272,7 @@ export const cloudEndpoints: Endpoint[] = [
         { 'os-resetState': { state: 'active' } },
         { restore: null },
         { forceDelete: null },
+        { changePassword: { adminPass: 'fz' } },
         // --- end cloudc2 ---
       ]),
   }),

@@ -10,6 +10,7 @@ import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } 
  * and the standard object from 2.48, a 409 naming the power state once the server is stopped.
  * External events (730-736), on the stopped server: admin only, each event answered on its own,
  * 207 as soon as one is refused, names per microversion.
+ * changePassword (740-744), by the owner: refused while stopped, then accepted once started.
  */
 
 let tc: TestCloud;
@@ -117,5 +118,28 @@ describe('server external events (730-736)', () => {
 
   it('734-736: an unknown name, volume-extended before 2.51 and no events are schema 400s', async () => {
     for (const n of [734, 735, 736]) expectSameFault(await replay(n, 'admin'));
+  });
+});
+
+describe('changePassword (740-744)', () => {
+  it('740: refused while the server is stopped', async () => {
+    expectSameFault(await replay(740, 'demo'));
+  });
+
+  it('741-744: once started, accepted (even empty), a schema 400 without adminPass, still ACTIVE', async () => {
+    const start = await http(tc, 'POST', `/compute/v2.1/servers/${ids[RECORDED_SERVER]}/action`, {
+      token: demo.token,
+      body: { 'os-start': null },
+    });
+    expect(start.status).toBe(202);
+    await tc.settle();
+    expect((await replay(741, 'demo')).res.status).toBe(202);
+    expectSameFault(await replay(742, 'demo'));
+    expect((await replay(743, 'demo')).res.status).toBe(202);
+    await tc.settle();
+    const shown = await replay(744, 'demo');
+    expect(shown.res.status).toBe(200);
+    expect(shown.res.body.server.status).toBe('ACTIVE');
+    expect(shown.res.body.server['OS-EXT-STS:task_state']).toBeNull();
   });
 });

@@ -36,6 +36,7 @@ export const SERVER_ACTIONS = [
   'os-resetState',
   'forceDelete',
   'restore',
+  'changePassword',
   // --- end cloudc2 ---
 ] as const;
 export type ServerActionName = (typeof SERVER_ACTIONS)[number];
@@ -143,6 +144,21 @@ const resetStateSchema = requestSchema<{ 'os-resetState': { state: 'active' | 'e
   additionalProperties: false,
 });
 
+/** `schemas/admin_password.py` (capture 742); any string, even empty (capture 743). */
+const changePasswordSchema = requestSchema<{ changePassword: { adminPass: string } }>({
+  type: 'object',
+  properties: {
+    changePassword: {
+      type: 'object',
+      properties: { adminPass: { type: 'string' } },
+      required: ['adminPass'],
+      additionalProperties: false,
+    },
+  },
+  required: ['changePassword'],
+  additionalProperties: false,
+});
+
 /** wsgi `action_peek`: exactly one key, which must be an action the controller knows. */
 function actionName(body: unknown): ServerActionName {
   if (!isJsonObject(body) || Object.keys(body).length !== 1) throw badRequest('Malformed request body');
@@ -182,6 +198,9 @@ export function parseServerAction(body: unknown, v: Microversion): ServerAction 
     // --- cloudc2 ---
     case 'os-resetState':
       return { name, state: validateBody(resetStateSchema, body)['os-resetState'].state };
+    case 'changePassword':
+      validateBody(changePasswordSchema, body);
+      return { name };
     // --- end cloudc2 ---
     default:
       return { name };

@@ -177,6 +177,11 @@ export async function serverAction(
         // no server is ever SOFT_DELETED and restore always refuses with the server's vm_state.
         checkState(s, auth, 'restore', { vmStates: [] });
         return;
+      case 'changePassword':
+        // The guest has no password to change (the reference's FakeDriver accepts and does
+        // nothing), so the server never shows PASSWORD; the action is recorded as done.
+        checkState(s, auth, 'changePassword', { vmStates: [VM.active] });
+        return;
       // --- end cloudc2 ---
     }
   }
@@ -220,6 +225,7 @@ const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: str
   'os-resetState': { action: 'resetState', apiOnly: true },
   forceDelete: { action: 'delete', event: 'compute_terminate_instance' },
   restore: { action: 'restore', event: 'compute_restore_instance' },
+  changePassword: { action: 'changePassword', event: 'compute_set_admin_password', apiOnly: true },
   // --- end cloudc2 ---
   'os-stop': { action: 'stop', event: 'compute_stop_instance' },
   'os-start': { action: 'start', event: 'compute_start_instance' },
