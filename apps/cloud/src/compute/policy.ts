@@ -76,6 +76,12 @@ export const SERVER_ACTION_RULES = {
   suspend: 'os_compute_api:os-suspend-server:suspend',
   resume: 'os_compute_api:os-suspend-server:resume',
   // --- end C1 ---
+  // --- cloudc2: admin-only actions ---
+  'os-resetState': 'os_compute_api:os-admin-actions:reset_state',
+  forceDelete: 'os_compute_api:os-deferred-delete:force',
+  restore: 'os_compute_api:os-deferred-delete:restore',
+  changePassword: 'os_compute_api:os-admin-password',
+  // --- end cloudc2 ---
 } as const;
 
 export const UNLOCK_OVERRIDE_RULE = 'os_compute_api:os-lock-server:unlock:unlock_override';

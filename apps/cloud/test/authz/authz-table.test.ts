@@ -1438,6 +1438,26 @@ const rows: Row[] = [
       return { path: `${cinder(role)}/types/${typeId}/encryption/${typeId}` };
     },
   },
+  // --- cloudc2: server diagnostics (admin only; the lookup's 404 first) ---
+  {
+    route: 'GET /compute/v2.1/servers/:serverId/diagnostics',
+    expect: {
+      ...adminOnly(200, policy('os_compute_api:os-server-diagnostics')),
+      other: instanceNotFound('<demo server>'),
+    },
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/servers/${isAdmin(role) ? await w.freshServer('member') : w.demo.server}/diagnostics`,
+    }),
+  },
+  {
+    route: 'POST /compute/v2.1/os-server-external-events',
+    expect: adminOnly(200, policy('os_compute_api:os-server-external-events:create')),
+    probe: (w) => ({
+      path: '/compute/v2.1/os-server-external-events',
+      body: { events: [{ name: 'network-changed', server_uuid: w.demo.server }] },
+    }),
+  },
+  // --- end cloudc2 ---
 ];
 
 // --- cloud14v: a private volume type, for the type access rows ---
@@ -1870,6 +1890,12 @@ describe('a reader-only token', () => {
     // --- cloud15: console output ---
     [{ 'os-getConsoleOutput': {} }, 'os_compute_api:os-console-output'],
     // --- end cloud15 ---
+    // --- cloudc2: admin actions ---
+    [{ 'os-resetState': { state: 'error' } }, 'os_compute_api:os-admin-actions:reset_state'],
+    [{ forceDelete: null }, 'os_compute_api:os-deferred-delete:force'],
+    [{ restore: null }, 'os_compute_api:os-deferred-delete:restore'],
+    [{ changePassword: { adminPass: 'x' } }, 'os_compute_api:os-admin-password'],
+    // --- end cloudc2 ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {

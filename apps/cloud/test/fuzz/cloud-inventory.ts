@@ -267,6 +267,13 @@ export const cloudEndpoints: Endpoint[] = [
         { suspend: null },
         { resume: null },
         // --- end C1 ---
+        // --- cloudc2: admin actions ---
+        { 'os-resetState': { state: 'error' } },
+        { 'os-resetState': { state: 'active' } },
+        { restore: null },
+        { forceDelete: null },
+        { changePassword: { adminPass: 'fz' } },
+        // --- end cloudc2 ---
       ]),
   }),
   E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),
@@ -707,6 +714,21 @@ export const cloudEndpoints: Endpoint[] = [
     body: ({ n }) => ({ encryption: { control_location: pick(n, ['front-end', 'back-end']) } }),
   }),
   E('DELETE /volume/v3/:projectId/types/:typeId/encryption/:encryptionId'),
+  // --- cloudc2: server diagnostics ---
+  E('GET /compute/v2.1/servers/:serverId/diagnostics'),
+  E('POST /compute/v2.1/os-server-external-events', {
+    version: COMPUTE,
+    body: (c) => ({
+      events: [
+        {
+          name: pick(c.n, ['network-changed', 'network-vif-plugged', 'volume-extended', 'power-update']),
+          server_uuid: pick(c.n >> 2, serversOf(c)),
+          ...pick(c.n >> 4, [{}, { status: 'failed' }, { tag: 'fz' }]),
+        },
+      ],
+    }),
+  }),
+  // --- end cloudc2 ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */

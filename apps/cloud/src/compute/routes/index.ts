@@ -25,6 +25,8 @@ import { simpleTenantUsageRoutes } from './simple-tenant-usage.routes.js';
 import { serverTagRoutes } from './server-tags.routes.js';
 import { serverPasswordRoutes } from './server-password.routes.js';
 // --- end cloud15 ---
+import { serverDiagnosticsRoutes } from './server-diagnostics.routes.js';
+import { serverExternalEventsRoutes } from './server-external-events.routes.js';
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -58,5 +60,9 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverTagRoutes(deps));
   router.use(serverPasswordRoutes(deps));
   // --- end cloud15 ---
+  // --- cloudc2: server diagnostics ---
+  router.use(serverDiagnosticsRoutes(deps));
+  router.use(serverExternalEventsRoutes(deps));
+  // --- end cloudc2 ---
   return router;
 }

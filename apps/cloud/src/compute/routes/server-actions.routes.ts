@@ -7,6 +7,8 @@ import { serverAction } from '../service/server-actions.service.js';
 import { sendEmpty } from './servers.routes.js';
 import { isJsonObject } from '../schemas/validation.js';
 import { consoleOutput } from '../service/console-output.service.js';
+import { deleteServer } from '../service/servers.service.js';
+import { SERVER_ACTION_RULES } from '../policy.js';
 
 /** POST /servers/{id}/action: stop, start, reboot, shelve(Offload), unshelve, resize and its confirm/revert. */
 export function serverActionRoutes(deps: ComputeDeps): Router {
@@ -21,6 +23,13 @@ export function serverActionRoutes(deps: ComputeDeps): Router {
     // --- end cloud15 ---
     const version = versionOf(req.ctx);
     const action = parseServerAction(req.ctx.body, version);
+    // --- cloudc2: forceDelete is DELETE under os-deferred-delete:force, answered 202 ---
+    if (action.name === 'forceDelete') {
+      await deleteServer(deps, authOf(req.ctx), req.params.id, SERVER_ACTION_RULES.forceDelete);
+      sendEmpty(res, 202);
+      return;
+    }
+    // --- end cloudc2 ---
     const status = await serverAction(deps, authOf(req.ctx), version, req.params.id, action);
     sendEmpty(res, status);
   });

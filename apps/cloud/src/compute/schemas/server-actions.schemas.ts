@@ -32,11 +32,18 @@ export const SERVER_ACTIONS = [
   'suspend',
   'resume',
   // --- end C1 ---
+  // --- cloudc2: admin actions ---
+  'os-resetState',
+  'forceDelete',
+  'restore',
+  'changePassword',
+  // --- end cloudc2 ---
 ] as const;
 export type ServerActionName = (typeof SERVER_ACTIONS)[number];
 
 export type ServerAction =
-  | { name: Exclude<ServerActionName, 'reboot' | 'resize' | 'unshelve' | 'lock'> }
+  | { name: Exclude<ServerActionName, 'reboot' | 'resize' | 'unshelve' | 'lock' | 'os-resetState'> }
+  | { name: 'os-resetState'; state: 'active' | 'error' }
   | { name: 'lock'; reason: string | null }
   | { name: 'reboot'; hard: boolean }
   | { name: 'resize'; flavorRef: string }
@@ -122,6 +129,36 @@ const lockSchema = requestSchema<{ lock: { locked_reason?: string } | null }>({
   additionalProperties: false,
 });
 
+/** `schemas/reset_server_state.py`: only the two states an admin may force (captures 703-706). */
+const resetStateSchema = requestSchema<{ 'os-resetState': { state: 'active' | 'error' } }>({
+  type: 'object',
+  properties: {
+    'os-resetState': {
+      type: 'object',
+      properties: { state: { type: 'string', enum: ['active', 'error'] } },
+      required: ['state'],
+      additionalProperties: false,
+    },
+  },
+  required: ['os-resetState'],
+  additionalProperties: false,
+});
+
+/** `schemas/admin_password.py` (capture 742); any string, even empty (capture 743). */
+const changePasswordSchema = requestSchema<{ changePassword: { adminPass: string } }>({
+  type: 'object',
+  properties: {
+    changePassword: {
+      type: 'object',
+      properties: { adminPass: { type: 'string' } },
+      required: ['adminPass'],
+      additionalProperties: false,
+    },
+  },
+  required: ['changePassword'],
+  additionalProperties: false,
+});
+
 /** wsgi `action_peek`: exactly one key, which must be an action the controller knows. */
 function actionName(body: unknown): ServerActionName {
   if (!isJsonObject(body) || Object.keys(body).length !== 1) throw badRequest('Malformed request body');
@@ -158,6 +195,13 @@ export function parseServerAction(body: unknown, v: Microversion): ServerAction 
       const { lock } = validateBody(lockSchema, body);
       return { name, reason: lock?.locked_reason ?? null };
     }
+    // --- cloudc2 ---
+    case 'os-resetState':
+      return { name, state: validateBody(resetStateSchema, body)['os-resetState'].state };
+    case 'changePassword':
+      validateBody(changePasswordSchema, body);
+      return { name };
+    // --- end cloudc2 ---
     default:
       return { name };
   }

@@ -161,6 +161,28 @@ export async function serverAction(
         checkState(s, auth, 'resume', { vmStates: [VM.suspended] });
         return set({ task_state: 'resuming' });
       // --- end C1 ---
+      // --- cloudc2 ---
+      case 'os-resetState':
+        // Admin only, and no lock or state check: it is how an admin gets a stuck server back.
+        if (!auth.isAdmin) throw policyForbidden(SERVER_ACTION_RULES['os-resetState']);
+        return set({ vm_state: action.state, task_state: null });
+      case 'forceDelete':
+        throw new Error('forceDelete is a delete: the route hands it to deleteServer');
+      case 'restore':
+        // Nova's restore turns InstanceIsLocked into its generic invalid-state conflict (capture 716).
+        if (s.locked === 1 && !auth.isAdmin) {
+          throw conflict(`Instance ${s.id} is in an invalid state for 'restore'`);
+        }
+        // Deletes are immediate here (reclaim_instance_interval 0, as on the reference cloud), so
+        // no server is ever SOFT_DELETED and restore always refuses with the server's vm_state.
+        checkState(s, auth, 'restore', { vmStates: [] });
+        return;
+      case 'changePassword':
+        // The guest has no password to change (the reference's FakeDriver accepts and does
+        // nothing), so the server never shows PASSWORD; the action is recorded as done.
+        checkState(s, auth, 'changePassword', { vmStates: [VM.active] });
+        return;
+      // --- end cloudc2 ---
     }
   }
 
@@ -199,6 +221,12 @@ const ACTION_RECORDS: Record<ServerAction['name'], { action: string; event?: str
   suspend: { action: 'suspend', event: 'compute_suspend_instance' },
   resume: { action: 'resume', event: 'compute_resume_instance' },
   // --- end C1 ---
+  // --- cloudc2: the API finishes resetState itself, with no event (capture 710) ---
+  'os-resetState': { action: 'resetState', apiOnly: true },
+  forceDelete: { action: 'delete', event: 'compute_terminate_instance' },
+  restore: { action: 'restore', event: 'compute_restore_instance' },
+  changePassword: { action: 'changePassword', event: 'compute_set_admin_password', apiOnly: true },
+  // --- end cloudc2 ---
   'os-stop': { action: 'stop', event: 'compute_stop_instance' },
   'os-start': { action: 'start', event: 'compute_start_instance' },
   reboot: { action: 'reboot', event: 'compute_reboot_instance' },

@@ -557,11 +557,17 @@ function filterTags(keys: ServerListKey[], q: Query): ServerListKey[] {
  * DELETE /servers/{id}: 204 at once; the host then detaches every volume (deleting those marked
  * delete_on_termination), the server shows DELETED, then disappears (capture 299).
  */
-export async function deleteServer(deps: ComputeDeps, auth: AuthContext, id: string): Promise<void> {
+/** DELETE /servers/{id}, and the `forceDelete` action (the same delete under its own rule). */
+export async function deleteServer(
+  deps: ComputeDeps,
+  auth: AuthContext,
+  id: string,
+  rule: string = RULES.serverDelete,
+): Promise<void> {
   const started = await deps.store.transaction(async (tx) => {
     const s = await serversStore.lockById(deps.store, tx, id);
     if (!s || !canSee(auth, s)) throw instanceNotFound(id);
-    assertProjectWriter(auth, RULES.serverDelete);
+    assertProjectWriter(auth, rule);
     if (s.locked === 1 && !auth.isAdmin) throw conflict(`Instance ${id} is locked`);
     if (s.task_state === 'deleting') return false;
     await serversStore.update(tx, id, { task_state: 'deleting', updated_at: nowIso() });
