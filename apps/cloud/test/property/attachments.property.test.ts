@@ -11,7 +11,7 @@ import { attachmentRows, connector, createVolume, volumeRow } from '../helpers/v
  * through the HTTP API, checking after every step that
  * - every volume's status and attach_status are what its attachments say (reference 2.2);
  * - a plain volume never has live attachments for two servers (its only extra attachment is the
- *   same server's, LP 1694530), and never two connected ones;
+ *   same server's, LP 1694530), so never connections to two servers;
  * - each answer is the one the reserve rules (reference 2.4, bug 1747985 fixed) predict.
  */
 
@@ -85,7 +85,11 @@ async function checkInvariants(volumes: VolumeState[], step: string): Promise<vo
       const live = attachments.filter((a) => !a.attach_status.startsWith('error'));
       const servers = new Set(live.map((a) => a.instance_uuid));
       expect(servers.size, `${step}: plain volume held by several servers`).toBeLessThanOrEqual(1);
-      expect(live.filter((a) => a.connection_info).length, `${step}: two connections`).toBeLessThanOrEqual(1);
+      // Two connected attachments of one plain volume can exist, for the same server only: an
+      // attachment create with a connector skips attachment_update's duplicate-connector check, and
+      // the reference cloud (Cinder 21, asked on 2026-11-26) answered 200 and connected both.
+      const connectedTo = new Set(live.filter((a) => a.connection_info).map((a) => a.instance_uuid));
+      expect(connectedTo.size, `${step}: connected to two servers`).toBeLessThanOrEqual(1);
     }
   }
 }
