@@ -470,9 +470,9 @@ describe.skipIf(!pgUrl())('several cloud processes on one PostgreSQL database', 
 
   it('a process started next to a busy one leaves its builds alone; the survivor takes over a killed one', async () => {
     const env = { CLOUD_TAKEOVER_INTERVAL_MS: '500' };
-    // A builds slowly (2.5 s a step); B, started mid-build, would resume A's builds at once (no
-    // delay) if its start reconcile took them over.
-    const a = await spawnCloud({ databaseUrl: db.url, backendDelayMs: 2500, env, name: 'cloud-A' });
+    // A builds slowly (6 s a step, so a loaded CI machine still starts B mid-build); B, started
+    // mid-build, would resume A's builds at once (no delay) if its start reconcile took them over.
+    const a = await spawnCloud({ databaseUrl: db.url, backendDelayMs: 6000, env, name: 'cloud-A' });
     processes.push(a);
     const adminA = await CloudClient.login(a.url, 'admin');
     const image = await adminA.imageId();
@@ -496,7 +496,7 @@ describe.skipIf(!pgUrl())('several cloud processes on one PostgreSQL database', 
     const whenBStarted = await adminB.serversOf(reservationA);
     expect(whenBStarted.map((s: Json) => s.status)).toEqual(Array(20).fill('BUILD'));
 
-    const builtA = await until("A's 20 servers built", 40_000, async () => {
+    const builtA = await until("A's 20 servers built", 120_000, async () => {
       const list = await adminA.serversOf(reservationA);
       return list.every((s: Json) => s.status !== 'BUILD') ? list : null;
     });
