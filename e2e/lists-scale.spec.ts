@@ -108,7 +108,7 @@ async function cleanUp(c: CloudSession, base: string) {
   await inParallel(ours, 8, (v) => c.http.delete(`/volume/v3/${c.projectId}/volumes/${v.id}`));
 }
 
-test('500 servers and 200 volumes: find, sort, page 3, bulk-delete the failed ones', async ({
+test('500 servers and 200 volumes: find, sort, page 3, bulk-delete the failed ones, extend a volume, snapshot it', async ({
   page,
   scan,
   snapshot,
@@ -252,6 +252,33 @@ test('500 servers and 200 volumes: find, sort, page 3, bulk-delete the failed on
     await expect(volumes.getByRole('row').nth(1)).toContainText('7 GB');
     await expect(page.getByText(/^1–20 of \d+ volumes$/)).toBeVisible();
     await scan('volumes list (200)');
+
+    // 6. Among the 200: extend the largest volume, snapshot it, and delete the snapshot.
+    const largest = volumes.getByRole('row').nth(1).getByRole('link').first();
+    const largestName = (await largest.textContent()) ?? '';
+    await largest.click();
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(largestName) })).toBeVisible();
+    await page.getByRole('button', { name: 'Extend' }).click();
+    const extend = page.getByRole('dialog', { name: 'Extend volume' });
+    await extend.getByLabel('New size (GB)').fill('8');
+    await extend.getByRole('button', { name: 'Extend' }).click();
+    await expect(extend).toBeHidden();
+    await expect(page.getByText('8 GB', { exact: true }).first()).toBeVisible({ timeout: 15_000 });
+    const snaps = page.getByRole('region', { name: /^Snapshots/ });
+    const snapName = `${base}-snap`;
+    await snaps.getByRole('button', { name: 'Create snapshot' }).click();
+    const create = page.getByRole('dialog', { name: `Snapshot ${largestName}` });
+    await create.getByRole('textbox', { name: 'Name' }).fill(snapName);
+    await create.getByRole('button', { name: 'Create snapshot' }).click();
+    await expect(create).toBeHidden();
+    const snapRow = snaps.getByRole('row').filter({ hasText: snapName });
+    await expect(snapRow).toContainText('available', { timeout: 15_000 });
+    await scan('volume page among 200, with a snapshot');
+    await snapRow.getByRole('button', { name: `Delete snapshot ${snapName}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete snapshot?' });
+    await confirm.getByRole('button', { name: 'Delete snapshot' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(snaps.getByRole('row').filter({ hasText: snapName })).toHaveCount(0, { timeout: 15_000 });
     for (const [width, height] of [
       [390, 844],
       [1920, 1080],
