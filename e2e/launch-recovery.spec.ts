@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { type AppProcess, spawnBff } from '../test/reliability/helpers/processes';
 import { unique, USERS } from './fixtures/api';
+import { novaAsAdmin } from './fixtures/cloud';
+
+const CLOUD = `http://127.0.0.1:${process.env.E2E_CLOUD_PORT ?? '8790'}`;
 import { expect, signIn, test } from './fixtures/test';
 
 // Journey: a launch that partly fails. Zone az2 has one host that can share disks (compute-3); a
@@ -8,41 +11,6 @@ import { expect, signIn, test } from './fixtures/test';
 // and the other ends in ERROR with Nova's NoValidHost. On the progress page, "delete the failed
 // servers" leaves none behind; the Launches page lists the launch; and a second dashboard process on
 // the same launch database (a restart) still shows it.
-
-const CLOUD = `http://127.0.0.1:${process.env.E2E_CLOUD_PORT ?? '8790'}`;
-
-/** An admin's token and a call to the bundled cloud's Nova with it (what the journey is not about). */
-async function cloudAdmin() {
-  const auth = await fetch(`${CLOUD}/identity/v3/auth/tokens`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      auth: {
-        identity: {
-          methods: ['password'],
-          password: { user: { name: 'admin', domain: { id: 'default' }, password: USERS.admin.password } },
-        },
-        scope: { project: { name: 'admin', domain: { id: 'default' } } },
-      },
-    }),
-  });
-  expect(auth.status).toBe(201);
-  const token = auth.headers.get('x-subject-token')!;
-  return async (method: string, path: string, body?: unknown, version = '2.87') => {
-    const res = await fetch(`${CLOUD}/compute/v2.1${path}`, {
-      method,
-      headers: {
-        'X-Auth-Token': token,
-        'OpenStack-API-Version': `compute ${version}`,
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
-    return text ? JSON.parse(text) : null;
-  };
-}
 
 let second: AppProcess | null = null;
 test.afterAll(async () => {
@@ -56,9 +24,10 @@ test('a launch that partly fails ends with "delete the failed servers" leaving n
 }) => {
   // It starts a second dashboard process (tsx), which takes a while on a loaded machine.
   test.setTimeout(240_000);
-  const nova = await cloudAdmin();
+  const nova = await novaAsAdmin();
   // What compute-3 has free now (other journeys may have servers there): one such server fits.
-  const { hypervisors } = await nova('GET', '/os-hypervisors/detail');
+  // biome-ignore lint/suspicious/noExplicitAny: the fields read below are Nova's hypervisor view's
+  const { hypervisors } = await nova<{ hypervisors: any[] }>('GET', '/os-hypervisors/detail');
   const c3 = hypervisors.find((h: { hypervisor_hostname: string }) =>
     h.hypervisor_hostname.startsWith('compute-3'),
   );
@@ -92,7 +61,7 @@ test('a launch that partly fails ends with "delete the failed servers" leaving n
   };
   const plan = await memberApi.post<{ ok: boolean }>('/api/launches/plan', request);
   expect(plan.ok).toBe(true);
-  const filler = await nova('POST', '/servers', {
+  const filler = await nova<{ server: { id: string } }>('POST', '/servers', {
     server: {
       name: unique('e2e-filler'),
       flavorRef: flavorId,
