@@ -84,13 +84,16 @@ export function describeSerial(
 ): string[] {
   const version = cloud.computeVersion(COMPUTE.enhancements);
   const modes = versionAtLeast(version, COMPUTE.enhancements);
-  const retry = boot && count > 1 ? '; retried while the boot volume is reserved or attaching' : '';
+  const retry =
+    boot && count > 1
+      ? '; if the cloud refuses one because the boot volume is reserved, the rest go one at a time, each once GET /volumes/{id} shows it free'
+      : '';
   return [
     `POST /servers at compute ${version}, ${count === 1 ? 'once' : `${count} times, one server each, up to ${CREATE_CONCURRENCY} at once`}: ${volumeWords(boot, imageId, [])}${retry}`,
     'GET /servers/detail?name=… (one listing for every server) a round until each is ACTIVE or ERROR',
     ...data.map(
       (d) =>
-        `POST /servers/{id}/os-volume_attachments at compute ${version} on each server once it is ACTIVE, up to ${ATTACH_CONCURRENCY} at once: volume ${d.volumeId}${modes ? ` (attach_mode ${d.mode})` : ''}; one GET /volumes/{id} a round says which are attached; retried while the volume is reserved or attaching`,
+        `POST /servers/{id}/os-volume_attachments at compute ${version} on each server once it is ACTIVE, up to ${ATTACH_CONCURRENCY} at once: volume ${d.volumeId}${modes ? ` (attach_mode ${d.mode})` : ''}; one GET /volumes/{id} a round says which are attached; if the cloud refuses one because the volume is reserved, one at a time from then on, each once GET /volumes/{id} shows it free`,
     ),
   ];
 }
