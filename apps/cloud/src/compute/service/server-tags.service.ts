@@ -36,7 +36,9 @@ const SETTLED = new Set<string>([
 
 const tagsOf = (s: ServerRow) => parseJsonColumn<string[]>(s.tags, []);
 
+// Nova words the same miss two ways: show says Server, delete (InstanceTagNotFound) says Instance.
 const noSuchTag = (serverId: string, tag: string) => notFound(`Instance ${serverId} has no tag '${tag}'`);
+const serverHasNoTag = (serverId: string, tag: string) => notFound(`Server ${serverId} has no tag '${tag}'`);
 
 export async function listTags(deps: ComputeDeps, auth: AuthContext, serverId: string): Promise<string[]> {
   return tagsOf(await getServer(deps, auth, serverId));
@@ -48,7 +50,7 @@ export async function checkTag(
   serverId: string,
   tag: string,
 ): Promise<void> {
-  if (!tagsOf(await getServer(deps, auth, serverId)).includes(tag)) throw noSuchTag(serverId, tag);
+  if (!tagsOf(await getServer(deps, auth, serverId)).includes(tag)) throw serverHasNoTag(serverId, tag);
 }
 
 /** Locks the server, checks the caller may change it and that it is settled, then applies `change`. */

@@ -143,7 +143,7 @@ describe('create and the views per microversion', () => {
     [
       '2.1',
       { name: 'r', policies: ['affinity', 'anti-affinity'] },
-      "Invalid input for field/attribute policies. Value: ['affinity', 'anti-affinity']. Additional items are not allowed ('anti-affinity' was unexpected)",
+      "Invalid input for field/attribute policies. Value: ['affinity', 'anti-affinity']. ['affinity', 'anti-affinity'] is too long",
     ],
     [
       '2.64',

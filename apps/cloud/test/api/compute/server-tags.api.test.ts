@@ -38,7 +38,8 @@ describe('server tags', () => {
     expect((await tags('GET', '/amber')).status).toBe(204);
     const missing = await tags('GET', '/green');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual(fault(404, `Instance ${server} has no tag 'green'`));
+    // Capture 1024: the check says Server, the delete below Instance (1028).
+    expect(missing.body).toEqual(fault(404, `Server ${server} has no tag 'green'`));
     expect((await nova('GET', `/servers/${server}`, { version: '2.26' })).body.server.tags).toEqual([
       'amber',
       'blue',

@@ -163,14 +163,12 @@ describe('every project’s usage (admin)', () => {
 
 describe('bad windows', () => {
   it.each([
-    [
-      'start=yesterday',
-      "Invalid input for query parameters start. Value: yesterday. 'yesterday' is not a 'date-time'",
-    ],
-    ['start=2026-01-01T00:00:00Z', 'Datetime is in invalid format'],
+    // Captures 1018, 1019: any text reaches Nova's own parser, whatever the schema's format says.
+    ['start=yesterday', 'Invalid datetime string: Datetime is in invalid format'],
+    ['start=2026-01-01T00:00:00Z', 'Invalid datetime string: Datetime is in invalid format'],
     [
       'start=2026-01-02T00:00:00&end=2026-01-01T00:00:00',
-      'Invalid input received: Invalid start time. The start time cannot occur after the end time.',
+      'Invalid start time. The start time cannot occur after the end time.',
     ],
     [
       'detailed=yes',
