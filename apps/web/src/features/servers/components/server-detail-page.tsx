@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
+import { PickAllHeader, PickCell, useRowPicks } from '../../../components/ui/list/row-picks';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
@@ -72,20 +73,14 @@ function ServerDetail({
   const [notice, setNotice] = useNotice();
   const remove = useDeleteServer();
   const { AttachDialog, DetachButton, BulkDetachDialog } = slots;
-  // Bulk detach: the volumes picked, by id; a root disk (or a detach under way) is not pickable.
-  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
-  const [bulkDetaching, setBulkDetaching] = useState<Attachment[] | null>(null);
-  const pickable = BulkDetachDialog
-    ? s.attachments.filter((a) => (slots.detachBlock?.(a) ?? null) === null)
-    : [];
-  const pickedRows = pickable.filter((a) => picked.has(a.volumeId));
-  const togglePick = (volumeId: string, on: boolean) =>
-    setPicked((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(volumeId);
-      else next.delete(volumeId);
-      return next;
-    });
+  // Bulk detach: the volumes picked; a root disk (or a detach under way) is not pickable.
+  const [bulkDetaching, setBulkDetaching] = useState<readonly Attachment[] | null>(null);
+  const picks = useRowPicks(
+    s.attachments,
+    (a) => a.volumeId,
+    (a) => slots.detachBlock?.(a) ?? null,
+    Boolean(BulkDetachDialog),
+  );
   const noAttach = serverAttachBlock(s);
   const live = s.attachments.filter(liveHold);
 
@@ -190,13 +185,13 @@ function ServerDetail({
           <h2 id="server-attachments-title" className="mr-auto text-lg font-semibold">
             Volumes <span className="font-normal text-slate-600">({live.length})</span>
           </h2>
-          {pickable.length > 0 && (
+          {picks.pickable.length > 0 && (
             <Button
               variant="danger"
-              disabled={pickedRows.length === 0}
-              onClick={() => setBulkDetaching(pickedRows)}
+              disabled={picks.picked.length === 0}
+              onClick={() => setBulkDetaching(picks.picked)}
             >
-              {pickedRows.length > 0 ? `Detach ${pickedRows.length}` : 'Detach selected'}
+              {picks.picked.length > 0 ? `Detach ${picks.picked.length}` : 'Detach selected'}
             </Button>
           )}
         </div>
@@ -210,18 +205,8 @@ function ServerDetail({
         ) : (
           <Table caption={`Volumes attached to server ${s.name || s.id}`}>
             <THead>
-              {pickable.length > 0 && (
-                <Th className="w-8">
-                  <input
-                    type="checkbox"
-                    aria-label="Select every volume that can be detached"
-                    className="h-4 w-4 accent-blue-700"
-                    checked={pickedRows.length === pickable.length}
-                    onChange={(e) =>
-                      setPicked(new Set(e.target.checked ? pickable.map((a) => a.volumeId) : []))
-                    }
-                  />
-                </Th>
+              {picks.pickable.length > 0 && (
+                <PickAllHeader picks={picks} label="Select every volume that can be detached" />
               )}
               <Th>Volume</Th>
               <Th>Device</Th>
@@ -235,18 +220,8 @@ function ServerDetail({
             <TBody>
               {s.attachments.map((a) => (
                 <Tr key={`${a.volumeId}-${a.attachmentId ?? 'pending'}`}>
-                  {pickable.length > 0 && (
-                    <Td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${a.volumeName || a.volumeId}`}
-                        title={slots.detachBlock?.(a) ?? undefined}
-                        className="h-4 w-4 accent-blue-700"
-                        disabled={!pickable.includes(a)}
-                        checked={pickable.includes(a) && picked.has(a.volumeId)}
-                        onChange={(e) => togglePick(a.volumeId, e.target.checked)}
-                      />
-                    </Td>
+                  {picks.pickable.length > 0 && (
+                    <PickCell picks={picks} row={a} label={`Select ${a.volumeName || a.volumeId}`} />
                   )}
                   <Td>
                     <Link to={`/volumes/${encodeURIComponent(a.volumeId)}`} className={linkClass}>
@@ -284,7 +259,7 @@ function ServerDetail({
         <BulkDetachDialog
           attachments={bulkDetaching.map((a) => ({ ...a, serverName: a.serverName ?? s.name }))}
           onClose={() => setBulkDetaching(null)}
-          onDone={() => setPicked(new Set())}
+          onDone={picks.clear}
         />
       )}
 

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
+import { PickAllHeader, PickCell, useRowPicks } from '../../../components/ui/list/row-picks';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import type { AttachmentSlots } from '../../../lib/attachment-slots';
@@ -89,22 +90,13 @@ function VolumeDetail({
   const [notice, setNotice] = useNotice();
   const remove = useDeleteVolume();
   const { AttachDialog, DetachButton, BulkDetachDialog } = slots;
-  // Bulk detach (web17): the servers picked, by id; rows that cannot be detached are not pickable.
-  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
-  const [bulkDetaching, setBulkDetaching] = useState<Attachment[] | null>(null);
+  // Bulk detach: the servers picked; rows that cannot be detached are not pickable.
+  const [bulkDetaching, setBulkDetaching] = useState<readonly Attachment[] | null>(null);
   const pickBlock = (a: Attachment): string | null =>
     strayRecord(a)
       ? 'Not known to the compute service, which detaches only what it attached.'
       : (slots.detachBlock?.(a) ?? null);
-  const pickable = BulkDetachDialog ? v.attachments.filter((a) => pickBlock(a) === null) : [];
-  const pickedRows = pickable.filter((a) => picked.has(a.serverId));
-  const togglePick = (serverId: string, on: boolean) =>
-    setPicked((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(serverId);
-      else next.delete(serverId);
-      return next;
-    });
+  const picks = useRowPicks(v.attachments, (a) => a.serverId, pickBlock, Boolean(BulkDetachDialog));
 
   const noAttach = attachBlock(v, session.capabilities);
   const noDelete = deleteBlock(v);
@@ -194,13 +186,13 @@ function VolumeDetail({
           <h2 id="attachments-title" className="mr-auto text-lg font-semibold">
             Attachments <span className="font-normal text-slate-600">({live.length})</span>
           </h2>
-          {pickable.length > 0 && (
+          {picks.pickable.length > 0 && (
             <Button
               variant="danger"
-              disabled={pickedRows.length === 0}
-              onClick={() => setBulkDetaching(pickedRows)}
+              disabled={picks.picked.length === 0}
+              onClick={() => setBulkDetaching(picks.picked)}
             >
-              {pickedRows.length > 0 ? `Detach ${pickedRows.length}` : 'Detach selected'}
+              {picks.picked.length > 0 ? `Detach ${picks.picked.length}` : 'Detach selected'}
             </Button>
           )}
         </div>
@@ -218,18 +210,8 @@ function VolumeDetail({
         ) : (
           <Table caption={`Servers holding volume ${v.name || v.id}`}>
             <THead>
-              {pickable.length > 0 && (
-                <Th className="w-8">
-                  <input
-                    type="checkbox"
-                    aria-label="Select every server that can be detached"
-                    className="h-4 w-4 accent-blue-700"
-                    checked={pickedRows.length === pickable.length}
-                    onChange={(e) =>
-                      setPicked(new Set(e.target.checked ? pickable.map((a) => a.serverId) : []))
-                    }
-                  />
-                </Th>
+              {picks.pickable.length > 0 && (
+                <PickAllHeader picks={picks} label="Select every server that can be detached" />
               )}
               <Th>Server</Th>
               <Th>Device</Th>
@@ -244,18 +226,8 @@ function VolumeDetail({
             <TBody>
               {v.attachments.map((a) => (
                 <Tr key={`${a.serverId}-${a.attachmentId ?? 'pending'}`}>
-                  {pickable.length > 0 && (
-                    <Td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${a.serverName ?? a.serverId}`}
-                        title={pickBlock(a) ?? undefined}
-                        className="h-4 w-4 accent-blue-700"
-                        disabled={pickBlock(a) !== null}
-                        checked={pickBlock(a) === null && picked.has(a.serverId)}
-                        onChange={(e) => togglePick(a.serverId, e.target.checked)}
-                      />
-                    </Td>
+                  {picks.pickable.length > 0 && (
+                    <PickCell picks={picks} row={a} label={`Select ${a.serverName ?? a.serverId}`} />
                   )}
                   <Td>
                     {strayRecord(a) ? (
@@ -314,7 +286,7 @@ function VolumeDetail({
         <BulkDetachDialog
           attachments={bulkDetaching.map((a) => ({ ...a, volumeName: a.volumeName ?? v.name }))}
           onClose={() => setBulkDetaching(null)}
-          onDone={() => setPicked(new Set())}
+          onDone={picks.clear}
         />
       )}
 
