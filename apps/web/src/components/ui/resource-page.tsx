@@ -68,3 +68,13 @@ export function ResourceLoadFailed({
     </div>
   );
 }
+
+/** One fact of a resource's summary (inside a `<dl>`). */
+export function DetailItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="mt-0.5 text-slate-900">{children}</dd>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import type { Attachment, Server, Session } from '@sv/shared';
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ModeBadge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -8,7 +8,7 @@ import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
+import { Breadcrumb, DetailItem, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
 import { PickAllHeader, PickCell, useRowPicks } from '../../../components/ui/list/row-picks';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
@@ -130,22 +130,24 @@ function ServerDetail({
       )}
 
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-4">
-        <Item label="Flavor">{s.flavor.name ?? s.flavor.id ?? '—'}</Item>
-        <Item label="Image">{s.image ? (s.image.name ?? s.image.id) : 'Booted from a volume'}</Item>
-        <Item label="Availability zone">{s.availabilityZone ?? '—'}</Item>
-        {session.isAdmin && <Item label="Host">{s.host ?? '—'}</Item>}
+        <DetailItem label="Flavor">{s.flavor.name ?? s.flavor.id ?? '—'}</DetailItem>
+        <DetailItem label="Image">
+          {s.image ? (s.image.name ?? s.image.id) : 'Booted from a volume'}
+        </DetailItem>
+        <DetailItem label="Availability zone">{s.availabilityZone ?? '—'}</DetailItem>
+        {session.isAdmin && <DetailItem label="Host">{s.host ?? '—'}</DetailItem>}
         {session.isAdmin && (
-          <Item label="Project">
+          <DetailItem label="Project">
             <ProjectName id={s.projectId} />
-          </Item>
+          </DetailItem>
         )}
-        <Item label="Created">
+        <DetailItem label="Created">
           <DateTime value={s.createdAt} />
-        </Item>
-        <Item label="Key pair">{s.keyName ?? 'None'}</Item>
-        <Item label="Security groups">
+        </DetailItem>
+        <DetailItem label="Key pair">{s.keyName ?? 'None'}</DetailItem>
+        <DetailItem label="Security groups">
           {s.securityGroups.length > 0 ? [...new Set(s.securityGroups)].join(', ') : 'None'}
-        </Item>
+        </DetailItem>
       </dl>
 
       <section aria-labelledby="server-addresses-title" className="space-y-2">
@@ -297,14 +299,5 @@ function ServerDetail({
         )}
       </ConfirmDialog>
     </article>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
-      <dd className="mt-0.5 text-slate-900">{children}</dd>
-    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { type Attachment, type Capabilities, type Session, type Volume, HOSTS_HIDDEN_NOTE } from '@sv/shared';
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Badge, ModeBadge, SharedBadge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -8,7 +8,7 @@ import { DateTime } from '../../../components/ui/date-time';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Breadcrumb, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
+import { Breadcrumb, DetailItem, linkClass, ResourceLoadFailed } from '../../../components/ui/resource-page';
 import { PickAllHeader, PickCell, useRowPicks } from '../../../components/ui/list/row-picks';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
@@ -164,21 +164,23 @@ function VolumeDetail({
       )}
 
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-4">
-        <Item label="Size">{v.sizeGb} GB</Item>
-        <Item label="Type">{v.type ?? '—'}</Item>
-        <Item label="Shared">{v.shared ? 'Yes (multiattach)' : 'No'}</Item>
-        <Item label="Bootable">{v.bootable ? 'Yes' : 'No'}</Item>
-        <Item label="Availability zone">{v.availabilityZone}</Item>
-        <Item label="Created">
+        <DetailItem label="Size">{v.sizeGb} GB</DetailItem>
+        <DetailItem label="Type">{v.type ?? '—'}</DetailItem>
+        <DetailItem label="Shared">{v.shared ? 'Yes (multiattach)' : 'No'}</DetailItem>
+        <DetailItem label="Bootable">{v.bootable ? 'Yes' : 'No'}</DetailItem>
+        <DetailItem label="Availability zone">{v.availabilityZone}</DetailItem>
+        <DetailItem label="Created">
           <DateTime value={v.createdAt} />
-        </Item>
-        {v.readonly && <Item label="Read-only flag">Set on the volume: every attachment is read-only</Item>}
-        {session.isAdmin && (
-          <Item label="Project">
-            <ProjectName id={v.projectId} />
-          </Item>
+        </DetailItem>
+        {v.readonly && (
+          <DetailItem label="Read-only flag">Set on the volume: every attachment is read-only</DetailItem>
         )}
-        {v.description && <Item label="Description">{v.description}</Item>}
+        {session.isAdmin && (
+          <DetailItem label="Project">
+            <ProjectName id={v.projectId} />
+          </DetailItem>
+        )}
+        {v.description && <DetailItem label="Description">{v.description}</DetailItem>}
       </dl>
 
       <section aria-labelledby="attachments-title" className="space-y-2">
@@ -322,14 +324,5 @@ function VolumeDetail({
         </p>
       </ConfirmDialog>
     </article>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
-      <dd className="mt-0.5 text-slate-900">{children}</dd>
-    </div>
   );
 }
