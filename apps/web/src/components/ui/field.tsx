@@ -43,3 +43,13 @@ export function Field(props: {
     </div>
   );
 }
+
+/** A form's own error (not one field's), read out when it appears. */
+export function FormAlert({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+      {message}
+    </p>
+  );
+}

@@ -10,8 +10,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field, fieldAria, inputClass } from '../../../components/ui/field';
-import { ApiRequestError } from '../../../lib/api-client';
+import { Field, FormAlert, fieldAria, inputClass } from '../../../components/ui/field';
+import { showSubmitError } from '../../../lib/form-errors';
 import { useCreateVolume } from '../api/create-volume';
 import { useImages } from '../api/get-images';
 import { useVolumeTypes } from '../api/get-volume-types';
@@ -86,15 +86,7 @@ function CreateVolumeForm({
       onCreated?.(volume);
       onClose();
     } catch (err) {
-      if (err instanceof ApiRequestError) {
-        for (const [field, message] of Object.entries(err.fields)) {
-          const known = FIELDS.find((f) => f === field);
-          if (known) form.setError(known, { message });
-        }
-        form.setError('root', { message: err.message });
-      } else {
-        form.setError('root', { message: 'The volume could not be created. Try again.' });
-      }
+      showSubmitError(form.setError, err, FIELDS, 'The volume could not be created. Try again.');
     }
   });
 
@@ -121,11 +113,7 @@ function CreateVolumeForm({
       }
     >
       <div className="space-y-4">
-        {errors.root && (
-          <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            {errors.root.message}
-          </p>
-        )}
+        <FormAlert message={errors.root?.message} />
         <Field label="Name" id={id('name')} error={errors.name?.message}>
           <input
             id={id('name')}

@@ -10,8 +10,8 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '../../../../components/ui/button';
 import { Dialog } from '../../../../components/ui/dialog';
-import { Field, fieldAria, inputClass } from '../../../../components/ui/field';
-import { ApiRequestError } from '../../../../lib/api-client';
+import { Field, FormAlert, fieldAria, inputClass } from '../../../../components/ui/field';
+import { showSubmitError } from '../../../../lib/form-errors';
 import { useCreateSnapshot } from '../../api/snapshots';
 
 const FIELDS = ['name', 'description', 'force'] as const;
@@ -55,15 +55,7 @@ export function CreateSnapshotDialog({
       onCreated?.(snapshot);
       onClose();
     } catch (err) {
-      if (err instanceof ApiRequestError) {
-        for (const [field, message] of Object.entries(err.fields)) {
-          const known = FIELDS.find((f) => f === field);
-          if (known) form.setError(known, { message });
-        }
-        form.setError('root', { message: err.message });
-      } else {
-        form.setError('root', { message: 'The snapshot could not be created. Try again.' });
-      }
+      showSubmitError(form.setError, err, FIELDS, 'The snapshot could not be created. Try again.');
     }
   });
 
@@ -86,11 +78,7 @@ export function CreateSnapshotDialog({
       }
     >
       <div className="space-y-4">
-        {errors.root && (
-          <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            {errors.root.message}
-          </p>
-        )}
+        <FormAlert message={errors.root?.message} />
         <Field label="Name" id={id('name')} error={errors.name?.message}>
           <input
             id={id('name')}

@@ -9,8 +9,8 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '../../../../components/ui/button';
 import { Dialog } from '../../../../components/ui/dialog';
-import { Field, fieldAria, inputClass } from '../../../../components/ui/field';
-import { ApiRequestError } from '../../../../lib/api-client';
+import { Field, FormAlert, fieldAria, inputClass } from '../../../../components/ui/field';
+import { showSubmitError } from '../../../../lib/form-errors';
 import { useCreateVolumeFromSnapshot } from '../../api/snapshots';
 import { useVolumeTypes } from '../../api/get-volume-types';
 import { typeLabel } from '../create-volume-dialog';
@@ -58,15 +58,7 @@ export function CreateVolumeFromSnapshotDialog({
       onCreated?.(created.volumeId, values.name);
       onClose();
     } catch (err) {
-      if (err instanceof ApiRequestError) {
-        for (const [field, message] of Object.entries(err.fields)) {
-          const known = FIELDS.find((f) => f === field);
-          if (known) form.setError(known, { message });
-        }
-        form.setError('root', { message: err.message });
-      } else {
-        form.setError('root', { message: 'The volume could not be created. Try again.' });
-      }
+      showSubmitError(form.setError, err, FIELDS, 'The volume could not be created. Try again.');
     }
   });
 
@@ -90,11 +82,7 @@ export function CreateVolumeFromSnapshotDialog({
       }
     >
       <div className="space-y-4">
-        {errors.root && (
-          <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            {errors.root.message}
-          </p>
-        )}
+        <FormAlert message={errors.root?.message} />
         <Field label="Name" id={id('name')} error={errors.name?.message}>
           <input
             id={id('name')}
