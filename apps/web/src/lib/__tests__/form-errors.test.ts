@@ -7,7 +7,7 @@ type Form = { name: string; sizeGb: number };
 describe('showSubmitError', () => {
   it("puts the BFF's field messages on this form's fields and its message on the form", () => {
     const setError = vi.fn();
-    const err = new ApiRequestError(400, 'validation_failed', 'Check the highlighted fields.', {
+    const err = new ApiRequestError(400, 'invalid_request', 'Check the highlighted fields.', {
       fields: { sizeGb: 'At least 1 GB.', volumeTypeId: 'Not a type here.' },
     });
     showSubmitError<Form>(setError, err, ['name', 'sizeGb'], 'Try again.');
