@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { AllProjectsToggle } from '../all-projects-toggle';
 import { Button } from '../button';
 import type { ListView, ViewChange } from './use-list-params';
 
@@ -107,5 +108,31 @@ export function ListFilters({
         </Button>
       )}
     </div>
+  );
+}
+
+/** An admin's project filter and the every-project switch, the last of a list's filters. */
+export function ProjectScopeFilters({
+  view,
+  onChange,
+  projects,
+}: {
+  view: ListView;
+  onChange: (change: ViewChange) => void;
+  projects: readonly { id: string; name: string }[];
+}) {
+  return (
+    <>
+      <FilterSelect
+        label="Project"
+        value={view.project}
+        anyLabel={view.all ? 'Every project' : 'Mine'}
+        choices={projects.map((p) => ({ value: p.id, label: p.name }))}
+        onChange={(project) => onChange({ project })}
+      />
+      <div className="pb-1.5">
+        <AllProjectsToggle checked={view.all} onChange={(all) => onChange({ all })} />
+      </div>
+    </>
   );
 }

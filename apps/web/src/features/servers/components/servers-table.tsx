@@ -2,15 +2,20 @@ import { type Server, type Session, serverSortKeys } from '@sv/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { AllProjectsToggle } from '../../../components/ui/all-projects-toggle';
 import { StatusBadge } from '../../../components/ui/badge';
-import { Button, buttonClass } from '../../../components/ui/button';
+import { buttonClass } from '../../../components/ui/button';
 import { DateTime } from '../../../components/ui/date-time';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { BulkActionDialog } from '../../../components/ui/list/bulk-action-dialog';
-import { FilterSelect, ListFilters, YES_NO } from '../../../components/ui/list/list-filters';
+import {
+  FilterSelect,
+  ListFilters,
+  ProjectScopeFilters,
+  YES_NO,
+} from '../../../components/ui/list/list-filters';
 import { Pager } from '../../../components/ui/list/pager';
+import { SelectionBar } from '../../../components/ui/list/selection-bar';
 import { useSelection } from '../../../components/ui/list/selection';
 import { SortHeader } from '../../../components/ui/list/sort-header';
 import { useListView, viewQuery } from '../../../components/ui/list/use-list-params';
@@ -81,39 +86,14 @@ export function ServersTable({ session }: { session: Session }) {
           choices={YES_NO}
           onChange={(v) => change({ attached: v as '' | 'yes' | 'no' })}
         />
-        {session.isAdmin && (
-          <>
-            <FilterSelect
-              label="Project"
-              value={view.project}
-              anyLabel={view.all ? 'Every project' : 'Mine'}
-              choices={names.projects.map((p) => ({ value: p.id, label: p.name }))}
-              onChange={(project) => change({ project })}
-            />
-            <div className="pb-1.5">
-              <AllProjectsToggle checked={view.all} onChange={(all) => change({ all })} />
-            </div>
-          </>
-        )}
+        {session.isAdmin && <ProjectScopeFilters view={view} onChange={change} projects={names.projects} />}
       </ListFilters>
 
-      <div className="flex min-h-9 flex-wrap items-center gap-3" aria-live="polite">
-        {selection.someOn && (
-          <>
-            <p className="text-sm font-medium text-slate-800">{selection.selected.size} selected</p>
-            <Button
-              size="sm"
-              variant="danger"
-              onClick={() => setDeleting(servers.filter((s) => selection.selected.has(s.id)))}
-            >
-              Delete selected…
-            </Button>
-            <Button size="sm" variant="ghost" onClick={selection.clear}>
-              Clear selection
-            </Button>
-          </>
-        )}
-      </div>
+      <SelectionBar
+        count={selection.someOn ? selection.selected.size : 0}
+        onDelete={() => setDeleting(servers.filter((s) => selection.selected.has(s.id)))}
+        onClear={selection.clear}
+      />
 
       {page.isPending && <Loading label="Loading servers…" />}
       {page.isError && (
