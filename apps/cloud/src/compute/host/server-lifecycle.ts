@@ -125,6 +125,12 @@ function stepFor(s: ServerRow): Step | null {
     case 'resuming':
       return finish('resuming', { vm_state: VM.active, power_state: POWER.running, task_state: null });
     // --- end C1 ---
+    // --- cloud-rescue: rescue, unrescue ---
+    case 'rescuing':
+      return finish('rescuing', { vm_state: VM.rescued, power_state: POWER.running, task_state: null });
+    case 'unrescuing':
+      return finish('unrescuing', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    // --- end cloud-rescue ---
     case 'shelving':
       return shelve;
     case 'shelving_offloading':
@@ -643,6 +649,17 @@ const resizePrep: Step = async (deps, server) => {
     const req = await scheduleRequest(deps, tx, s, rs.newFlavor, {
       availabilityZone: s.requested_availability_zone,
       ignoreHosts: s.host ? [s.host] : [],
+      // cloud-rescue: a cold migrate may name its destination.
+      ...(rs.requestedHost
+        ? {
+            placement: {
+              forcedHost: null,
+              forcedNode: null,
+              requestedHost: rs.requestedHost,
+              requestedNode: null,
+            },
+          }
+        : {}),
     });
     const host = await selectHost(tx, req);
     // No other host (capture 183): the server is left as it was, with its old flavor.

@@ -58,7 +58,7 @@ export interface CreatedServers {
 }
 
 /** Nova's `utils.generate_password` default: 12 characters, no look-alikes. */
-function generatePassword(): string {
+export function generatePassword(): string {
   const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   let out = '';
   for (let i = 0; i < 12; i++) out += alphabet[randomInt(alphabet.length)];
