@@ -14,6 +14,7 @@ import type { ServerCreateBody } from '../schemas/servers.schemas.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type FlavorRow, flavorsStore } from '../store/flavors.store.js';
+import { canUseFlavor } from './flavors.service.js';
 import { type FlavorSnapshot, type ServerRow, serversStore } from '../store/servers.store.js';
 import {
   type BdmSpec,
@@ -153,6 +154,10 @@ export async function createServers(
 
   const flavorRow = await flavorsStore.byId(deps.store.db, String(s.flavorRef));
   if (!flavorRow || flavorRow.disabled === 1) throw badRequest(INVALID_FLAVOR_REF);
+  // cloud-rescue: a private flavor not shared with the project is one it cannot see.
+  if (!(await canUseFlavor(deps.store.db, flavorRow, auth))) {
+    throw badRequest(`Flavor ${flavorRow.id} could not be found.`);
+  }
   const flavor = flavorSnapshot(flavorRow);
 
   if (requestedHostname && maxCount > 1) {

@@ -520,6 +520,8 @@ export interface Schema {
   // --- cloudv2: block storage and flavor gaps ---
   volume_messages: VolumeMessagesTable;
   volume_type_encryption: VolumeTypeEncryptionTable;
+  // --- cloud-rescue: flavor access ---
+  flavor_projects: FlavorProjectsTable;
 }
 
 // --- cloud14v: volume type access ---
@@ -579,4 +581,11 @@ export interface VolumeTypeEncryptionTable {
   key_size: number | null;
   created_at: string;
   updated_at: string | null;
+}
+
+// --- cloud-rescue: flavor access ---
+/** Nova's flavor_projects: the projects a private flavor is shared with. */
+export interface FlavorProjectsTable {
+  flavor_id: string;
+  project_id: string;
 }
