@@ -29,6 +29,7 @@ import { serverDiagnosticsRoutes } from './server-diagnostics.routes.js';
 import { serverExternalEventsRoutes } from './server-external-events.routes.js';
 // --- cloud-rescue: extensions, migrations list ---
 import { extensionRoutes } from './extensions.routes.js';
+import { osMigrationsRoutes } from './os-migrations.routes.js';
 // --- end cloud-rescue ---
 
 /**
@@ -69,6 +70,7 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- end cloudc2 ---
   // --- cloud-rescue: extensions, migrations list ---
   router.use(extensionRoutes(deps));
+  router.use(osMigrationsRoutes(deps));
   // --- end cloud-rescue ---
   return router;
 }
