@@ -185,9 +185,11 @@ export async function updateFlavorDescription(
 
 /** Servers keep their embedded copy of the flavor, so deleting one in use is allowed (as in Nova). */
 export async function deleteFlavor(store: Store, id: string): Promise<void> {
+  // The row first: its lock orders this after (or before) any access change of the flavor.
   const n = await store.transaction(async (tx) => {
+    const deleted = await flavorsStore.delete(tx, id);
     await flavorsStore.deleteAccessOf(tx, id);
-    return flavorsStore.delete(tx, id);
+    return deleted;
   });
   if (n === 0) throw notFound(`Flavor ${id} could not be found.`);
 }
@@ -234,7 +236,7 @@ export async function changeFlavorAccess(
   change: { add: boolean; projectId: string },
 ): Promise<FlavorAccess> {
   return store.transaction(async (tx) => {
-    const f = await flavorsStore.byId(tx, id);
+    const f = await flavorsStore.lockById(store, tx, id);
     if (!f) throw notFound(`Flavor ${id} could not be found.`);
     const { projectId } = change;
     if (change.add) {

@@ -7,10 +7,14 @@ import type { AuthContext } from '../../platform/http/context.js';
 import { badRequest, policyForbidden } from '../../platform/http/errors.js';
 import { nowIso } from '../../platform/time.js';
 import { assertProjectWriter } from '../policy.js';
-import type { ResizeSource, ServerRow } from '../store/servers.store.js';
-import { serversStore } from '../store/servers.store.js';
+import {
+  type FlavorSnapshot,
+  type ResizeSource,
+  type ServerRow,
+  serversStore,
+} from '../store/servers.store.js';
 import { parseJsonColumn } from '../../platform/db/json-column.js';
-import type { FlavorSnapshot } from '../store/servers.store.js';
+import type { Tx } from '../../platform/db/store.js';
 import type { RescueAction } from '../schemas/server-rescue.schemas.js';
 import { computeHostExists } from '../host/scheduler.js';
 import { scheduleAdvance } from '../host/server-lifecycle.js';
@@ -85,7 +89,7 @@ const EVENTS: Record<RescueAction['name'], string> = {
  * server stays as it is (capture 901-902: 202, still ACTIVE).
  */
 async function migrationStart(
-  tx: Parameters<typeof computeHostExists>[0],
+  tx: Tx,
   s: ServerRow,
   auth: AuthContext,
   host: string | null,

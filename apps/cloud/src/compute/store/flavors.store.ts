@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import type { Store } from '../../platform/db/store.js';
 
 type Db = Kysely<Schema>;
 export type FlavorRow = Schema['flavors'];
@@ -72,6 +73,10 @@ export const flavorsStore = {
   },
 
   // --- cloud-rescue: flavor access (Nova's flavor_projects) ---
+  /** The flavor row, locked: two access changes of one flavor run one after the other. */
+  lockById: (store: Store, tx: Db, id: string) =>
+    store.forUpdate(tx.selectFrom('flavors').selectAll().where('id', '=', id)).executeTakeFirst(),
+
   accessList: (db: Db, flavorId: string) =>
     db
       .selectFrom('flavor_projects')
