@@ -1458,7 +1458,79 @@ const rows: Row[] = [
     }),
   },
   // --- end cloudc2 ---
+  // --- cloud-rescue: extensions, os-migrations, flavor access ---
+  {
+    route: 'GET /compute/v2.1/extensions',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/extensions' }),
+  },
+  {
+    route: 'GET /compute/v2.1/extensions/:alias',
+    expect: anyToken(200),
+    probe: () => ({ path: '/compute/v2.1/extensions/os-consoles' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-migrations',
+    expect: adminOnly(200, policy('os_compute_api:os-migrations:index')),
+    probe: () => ({ path: '/compute/v2.1/os-migrations', version: 'compute 2.80' }),
+  },
+  {
+    // Shared with demo's project: its reader and member see the list, the other project does not.
+    route: 'GET /compute/v2.1/flavors/:id/os-flavor-access',
+    expect: demosToRead(200, notFound('Flavor authz-shared-flavor could not be found.')),
+    probe: async () => ({ path: `/compute/v2.1/flavors/${await sharedFlavor()}/os-flavor-access` }),
+  },
+  {
+    route: 'POST /compute/v2.1/flavors/:id/action',
+    expect: adminOnly(200, policy('os_compute_api:os-flavor-access:add_tenant_access')),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/flavors/${isAdmin(role) ? await freshPrivateFlavor() : await sharedFlavor()}/action`,
+      body: { addTenantAccess: { tenant: w.actors.member.projectId } },
+    }),
+  },
+  // --- end cloud-rescue ---
 ];
+
+// --- cloud-rescue: private flavors, for the flavor access rows ---
+const SHARED_FLAVOR = 'authz-shared-flavor';
+let sharedFlavorId: Promise<string> | undefined;
+/** A private flavor shared with demo's project. */
+function sharedFlavor(): Promise<string> {
+  sharedFlavorId ??= (async () => {
+    await w.must(w.actors.admin, 'POST', '/compute/v2.1/flavors', {
+      body: {
+        flavor: {
+          id: SHARED_FLAVOR,
+          name: SHARED_FLAVOR,
+          ram: 64,
+          vcpus: 1,
+          disk: 1,
+          'os-flavor-access:is_public': false,
+        },
+      },
+    });
+    await w.must(w.actors.admin, 'POST', `/compute/v2.1/flavors/${SHARED_FLAVOR}/action`, {
+      body: { addTenantAccess: { tenant: w.actors.member.projectId } },
+    });
+    return SHARED_FLAVOR;
+  })();
+  return sharedFlavorId;
+}
+async function freshPrivateFlavor(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/compute/v2.1/flavors', {
+    body: {
+      flavor: {
+        name: uniqueName('authz-private-flavor'),
+        ram: 64,
+        vcpus: 1,
+        disk: 1,
+        'os-flavor-access:is_public': false,
+      },
+    },
+  });
+  return res.body.flavor.id;
+}
+// --- end cloud-rescue ---
 
 // --- cloud14v: a private volume type, for the type access rows ---
 let privateTypeId: Promise<string> | undefined;

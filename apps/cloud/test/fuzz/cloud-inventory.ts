@@ -274,6 +274,13 @@ export const cloudEndpoints: Endpoint[] = [
         { forceDelete: null },
         { changePassword: { adminPass: 'fz' } },
         // --- end cloudc2 ---
+        // --- cloud-rescue: rescue, unrescue, cold migrate ---
+        { rescue: null },
+        { rescue: { adminPass: 'fz' } },
+        { unrescue: null },
+        { migrate: null },
+        { migrate: { host: 'compute-2' } },
+        // --- end cloud-rescue ---
       ]),
   }),
   E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),
@@ -729,6 +736,19 @@ export const cloudEndpoints: Endpoint[] = [
     }),
   }),
   // --- end cloudc2 ---
+  // --- cloud-rescue: extensions, os-migrations, flavor access ---
+  E('GET /compute/v2.1/extensions'),
+  E('GET /compute/v2.1/extensions/:alias'),
+  E('GET /compute/v2.1/os-migrations', { version: COMPUTE }),
+  E('GET /compute/v2.1/flavors/:id/os-flavor-access'),
+  E('POST /compute/v2.1/flavors/:id/action', {
+    version: COMPUTE,
+    body: ({ n, fx }) =>
+      n % 2 === 0
+        ? { addTenantAccess: { tenant: fx.member.projectId } }
+        : { removeTenantAccess: { tenant: fx.member.projectId } },
+  }),
+  // --- end cloud-rescue ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */

@@ -24,6 +24,7 @@ import {
 import { groupPoliciesOf } from '../service/server-groups.service.js';
 import { POWER, VM } from '../server-states.js';
 import { releaseServerPorts } from './server-ports.js';
+import { advanceMigration, failMigration, openMigration } from './migration-records.js'; // cloud-rescue
 import {
   connectBuildBatch,
   connectServerVolumes,
@@ -125,6 +126,12 @@ function stepFor(s: ServerRow): Step | null {
     case 'resuming':
       return finish('resuming', { vm_state: VM.active, power_state: POWER.running, task_state: null });
     // --- end C1 ---
+    // --- cloud-rescue: rescue, unrescue ---
+    case 'rescuing':
+      return finish('rescuing', { vm_state: VM.rescued, power_state: POWER.running, task_state: null });
+    case 'unrescuing':
+      return finish('unrescuing', { vm_state: VM.active, power_state: POWER.running, task_state: null });
+    // --- end cloud-rescue ---
     case 'shelving':
       return shelve;
     case 'shelving_offloading':
@@ -643,8 +650,23 @@ const resizePrep: Step = async (deps, server) => {
     const req = await scheduleRequest(deps, tx, s, rs.newFlavor, {
       availabilityZone: s.requested_availability_zone,
       ignoreHosts: s.host ? [s.host] : [],
+      // cloud-rescue: a cold migrate may name its destination.
+      ...(rs.requestedHost
+        ? {
+            placement: {
+              forcedHost: null,
+              forcedNode: null,
+              requestedHost: rs.requestedHost,
+              requestedNode: null,
+            },
+          }
+        : {}),
     });
     const host = await selectHost(tx, req);
+    // cloud-rescue: the migration record os-migrations lists, failed or on its way.
+    await openMigration(tx, s, rs);
+    if (host) await advanceMigration(tx, s.id, 'migrating', host);
+    else await failMigration(tx, s, NO_VALID_HOST_DETAILS);
     // No other host (capture 183): the server is left as it was, with its old flavor.
     if (!host) return { task_state: null, old_flavor: null };
     const next: ResizeSource = { ...rs, dest: host };
@@ -673,6 +695,7 @@ const resizeMigrated: Step = async (deps, server) => {
   const changes = await transition(deps, server.id, 'resize_migrated', async (_tx, s) => {
     const rs = resizeOf(s);
     if (!rs) return null;
+    await advanceMigration(_tx, s.id, 'post-migrating'); // cloud-rescue
     return { flavor: JSON.stringify(rs.newFlavor), flavor_id: rs.newFlavor.id, task_state: 'resize_finish' };
   });
   return changes ? 'next' : 'done';
@@ -683,6 +706,7 @@ const resizeFinish: Step = async (deps, server) => {
   const outcomes = await connectServerVolumes(deps, server.id);
   const failed = outcomes.find((o) => !o.ok);
   await transition(deps, server.id, 'resize_finish', async (_tx, s) => {
+    await advanceMigration(_tx, s.id, failed ? 'error' : 'finished'); // cloud-rescue
     if (failed) {
       return { vm_state: VM.error, task_state: null, fault: faultJson(failed.error ?? 'resize failed', '') };
     }
@@ -702,6 +726,7 @@ const resizeConfirm: Step = async (deps, server) => {
   await transition(deps, server.id, null, async (_tx, s) => {
     const rs = resizeOf(s);
     if (s.vm_state !== VM.resized || !rs?.confirming) return null;
+    await advanceMigration(_tx, s.id, 'confirmed'); // cloud-rescue
     return { vm_state: rs.vmState, power_state: powerFor(rs.vmState), old_flavor: null };
   });
   return 'done';
@@ -728,6 +753,7 @@ const resizeRevert: Step = async (deps, server) => {
   const failed = outcomes.find((o) => !o.ok);
   await transition(deps, server.id, 'resize_reverting', async (_tx, s) => {
     const rs = resizeOf(s);
+    await advanceMigration(_tx, s.id, failed ? 'error' : 'reverted'); // cloud-rescue
     if (failed)
       return { vm_state: VM.error, task_state: null, fault: faultJson(failed.error ?? 'revert failed', '') };
     const vmState = rs?.vmState ?? VM.active;

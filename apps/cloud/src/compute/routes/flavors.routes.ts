@@ -1,8 +1,9 @@
 import { type Request, type Response, Router } from 'express';
 import type { ComputeDeps } from '../deps.js';
 import { baseUrl } from '../../platform/http/base-url.js';
-import { notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
+import { badRequest, notFound, WEBOB_NOT_FOUND } from '../../platform/http/errors.js';
 import { versionOf } from '../../platform/http/microversion.js';
+import { authOf } from '../../platform/http/context.js';
 import { assertAdmin, canReadFlavorExtraSpecs, isAdmin, RULES } from '../policy.js';
 import { parseFlavorCreate, parseFlavorListQuery, parseFlavorUpdate } from '../schemas/flavors.schemas.js';
 import {
@@ -12,13 +13,29 @@ import {
   getFlavor,
   listFlavors,
   updateFlavorDescription,
+  type Caller,
+  changeFlavorAccess,
+  listFlavorAccess,
 } from '../service/flavors.service.js';
+import { parseFlavorAccessAction } from '../schemas/flavor-access.schemas.js';
 import type { FlavorRow } from '../store/flavors.store.js';
 import { parseExtraSpecsCreate, parseExtraSpecUpdate } from '../schemas/flavor-extra-specs.schemas.js';
 import { deleteExtraSpec, mergeExtraSpecs, setExtraSpec } from '../service/flavor-extra-specs.service.js';
-import { collectionLinks, flavorBriefView, flavorView, novaJson } from '../views/flavor.view.js';
+import {
+  collectionLinks,
+  flavorAccessView,
+  flavorBriefView,
+  flavorView,
+  novaJson,
+} from '../views/flavor.view.js';
 
 const computeBase = (req: Request) => `${baseUrl(req)}/compute`;
+
+/** cloud-rescue: the caller's project sees the private flavors shared with it. */
+const callerOf = (req: Request): Caller => {
+  const projectId = authOf(req.ctx).projectId;
+  return { isAdmin: isAdmin(req.ctx), ...(projectId ? { projectId } : {}) };
+};
 
 const sendJson = (res: Response, status: number, body: unknown) => {
   res.status(status).type('application/json').send(novaJson(body));
@@ -37,7 +54,7 @@ export function flavorRoutes(deps: ComputeDeps): Router {
 
   router.get('/flavors', async (req, res) => {
     const version = versionOf(req.ctx);
-    const caller = { isAdmin: isAdmin(req.ctx) };
+    const caller = callerOf(req);
     const query = parseFlavorListQuery(req.query, caller.isAdmin, version.atLeast('2.75'));
     const page = await listFlavors(db(), caller, query);
     const base = computeBase(req);
@@ -57,7 +74,7 @@ export function flavorRoutes(deps: ComputeDeps): Router {
 
   router.get('/flavors/detail', async (req, res) => {
     const version = versionOf(req.ctx);
-    const caller = { isAdmin: isAdmin(req.ctx) };
+    const caller = callerOf(req);
     const query = parseFlavorListQuery(req.query, caller.isAdmin, version.atLeast('2.75'));
     const page = await listFlavors(db(), caller, query);
     const base = computeBase(req);
@@ -76,17 +93,17 @@ export function flavorRoutes(deps: ComputeDeps): Router {
   });
 
   router.get('/flavors/:id', async (req, res) => {
-    const f = await getFlavor(db(), req.params.id, { isAdmin: isAdmin(req.ctx) });
+    const f = await getFlavor(db(), req.params.id, callerOf(req));
     sendJson(res, 200, { flavor: flavorView(computeBase(req), f, showOptions(req, f)) });
   });
 
   // Read-only extra specs: openstackclient reads them for every flavor in `flavor list`.
   router.get('/flavors/:id/os-extra_specs', async (req, res) => {
-    const f = await getFlavor(db(), req.params.id, { isAdmin: isAdmin(req.ctx) });
+    const f = await getFlavor(db(), req.params.id, callerOf(req));
     sendJson(res, 200, { extra_specs: JSON.parse(f.extra_specs) as Record<string, string> });
   });
   router.get('/flavors/:id/os-extra_specs/:key', async (req, res) => {
-    const f = await getFlavor(db(), req.params.id, { isAdmin: isAdmin(req.ctx) });
+    const f = await getFlavor(db(), req.params.id, callerOf(req));
     const specs = JSON.parse(f.extra_specs) as Record<string, string>;
     const value = specs[req.params.key];
     if (value === undefined) throw notFound(`Flavor ${f.id} has no extra specs with key ${req.params.key}.`);
@@ -136,5 +153,28 @@ export function flavorRoutes(deps: ComputeDeps): Router {
     res.status(202).end();
   });
 
+  // --- cloud-rescue: flavor access (private flavors shared with projects) ---
+  router.get('/flavors/:id/os-flavor-access', async (req, res) => {
+    const access = await listFlavorAccess(db(), req.params.id, callerOf(req));
+    sendJson(res, 200, flavorAccessView(access));
+  });
+  // Nova validates the body, checks policy, asks Keystone about the project, then finds the flavor.
+  router.post('/flavors/:id/action', async (req, res) => {
+    const change = parseFlavorAccessAction(req.ctx.body);
+    assertAdmin(req.ctx, change.add ? RULES_FLAVOR_ACCESS.add : RULES_FLAVOR_ACCESS.remove);
+    if (deps.projectExists && !(await deps.projectExists(change.projectId))) {
+      throw badRequest(`Project ID ${change.projectId} is not a valid project.`);
+    }
+    const access = await changeFlavorAccess(deps.store, req.params.id, change);
+    sendJson(res, 200, flavorAccessView(access));
+  });
+  // --- end cloud-rescue ---
+
   return router;
 }
+
+// --- cloud-rescue ---
+const RULES_FLAVOR_ACCESS = {
+  add: 'os_compute_api:os-flavor-access:add_tenant_access',
+  remove: 'os_compute_api:os-flavor-access:remove_tenant_access',
+} as const;

@@ -27,6 +27,10 @@ import { serverPasswordRoutes } from './server-password.routes.js';
 // --- end cloud15 ---
 import { serverDiagnosticsRoutes } from './server-diagnostics.routes.js';
 import { serverExternalEventsRoutes } from './server-external-events.routes.js';
+// --- cloud-rescue: extensions, migrations list ---
+import { extensionRoutes } from './extensions.routes.js';
+import { osMigrationsRoutes } from './os-migrations.routes.js';
+// --- end cloud-rescue ---
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -64,5 +68,9 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverDiagnosticsRoutes(deps));
   router.use(serverExternalEventsRoutes(deps));
   // --- end cloudc2 ---
+  // --- cloud-rescue: extensions, migrations list ---
+  router.use(extensionRoutes(deps));
+  router.use(osMigrationsRoutes(deps));
+  // --- end cloud-rescue ---
   return router;
 }

@@ -9,6 +9,10 @@ import { isJsonObject } from '../schemas/validation.js';
 import { consoleOutput } from '../service/console-output.service.js';
 import { deleteServer } from '../service/servers.service.js';
 import { SERVER_ACTION_RULES } from '../policy.js';
+// --- cloud-rescue ---
+import { parseRescueAction } from '../schemas/server-rescue.schemas.js';
+import { rescueAction } from '../service/server-rescue.service.js';
+// --- end cloud-rescue ---
 
 /** POST /servers/{id}/action: stop, start, reboot, shelve(Offload), unshelve, resize and its confirm/revert. */
 export function serverActionRoutes(deps: ComputeDeps): Router {
@@ -22,6 +26,15 @@ export function serverActionRoutes(deps: ComputeDeps): Router {
     }
     // --- end cloud15 ---
     const version = versionOf(req.ctx);
+    // --- cloud-rescue: rescue (200 with the password), unrescue and migrate (202) ---
+    const rescue = parseRescueAction(req.ctx.body, version);
+    if (rescue) {
+      const answer = await rescueAction(deps, authOf(req.ctx), req.params.id, rescue);
+      if (answer) res.status(200).json(answer);
+      else sendEmpty(res, 202);
+      return;
+    }
+    // --- end cloud-rescue ---
     const action = parseServerAction(req.ctx.body, version);
     // --- cloudc2: forceDelete is DELETE under os-deferred-delete:force, answered 202 ---
     if (action.name === 'forceDelete') {

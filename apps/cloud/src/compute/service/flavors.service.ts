@@ -15,6 +15,8 @@ type Db = Kysely<Schema>;
 
 export interface Caller {
   isAdmin: boolean;
+  /** cloud-rescue: the caller's project, which sees the private flavors shared with it. */
+  projectId?: string;
 }
 
 type SortValue = string | number | null;
@@ -79,6 +81,7 @@ export async function listFlavors(db: Db, caller: Caller, query: FlavorListQuery
     hideDisabled: !caller.isAdmin,
     ...(minRam !== undefined ? { minRam } : {}),
     ...(minDisk !== undefined ? { minDisk } : {}),
+    ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
   });
   const dir = sortDir === 'desc' ? -1 : 1;
   const cmp = (a: FlavorRow, b: FlavorRow) =>
@@ -89,20 +92,34 @@ export async function listFlavors(db: Db, caller: Caller, query: FlavorListQuery
   if (marker !== undefined) {
     // The marker is looked up among the flavors the caller may see, then paged past (keyset).
     const markerRow = await flavorsStore.byId(db, marker);
-    if (!markerRow || !visibleTo(markerRow, caller)) throw badRequest(`marker [${marker}] not found`);
+    if (!markerRow || !(await visibleTo(db, markerRow, caller)))
+      throw badRequest(`marker [${marker}] not found`);
     start = rows.findIndex((r) => cmp(r, markerRow) > 0);
     if (start < 0) start = rows.length;
   }
   return { flavors: rows.slice(start, start + limit), requestedLimit: query.limit };
 }
 
-/** Members see public flavors only (we keep no per-project flavor access). */
-const visibleTo = (f: FlavorRow, caller: Caller) => caller.isAdmin || f.is_public === 1;
+/** Members see public flavors and the private ones shared with their project (flavor access). */
+async function visibleTo(db: Db, f: FlavorRow, caller: Caller): Promise<boolean> {
+  if (caller.isAdmin || f.is_public === 1) return true;
+  return caller.projectId !== undefined && flavorsStore.hasAccess(db, f.id, caller.projectId);
+}
 
-/** Flavor show: private flavors are hidden from members, disabled ones are not. */
-export async function getFlavor(db: Db, id: string, caller: Caller): Promise<FlavorRow> {
+/** cloud-rescue: a server may boot with a flavor its project can see. */
+export const canUseFlavor = (db: Db, f: FlavorRow, auth: { isAdmin: boolean; projectId: string | null }) =>
+  visibleTo(db, f, { isAdmin: auth.isAdmin, ...(auth.projectId ? { projectId: auth.projectId } : {}) });
+
+/** The flavor if the caller may see it (disabled ones included), else undefined. */
+export async function findVisibleFlavor(db: Db, id: string, caller: Caller): Promise<FlavorRow | undefined> {
   const f = await flavorsStore.byId(db, id);
-  if (!f || !visibleTo(f, caller)) throw notFound(`Flavor ${id} could not be found.`);
+  return f && (await visibleTo(db, f, caller)) ? f : undefined;
+}
+
+/** Flavor show: private flavors are hidden from members without access, disabled ones are not. */
+export async function getFlavor(db: Db, id: string, caller: Caller): Promise<FlavorRow> {
+  const f = await findVisibleFlavor(db, id, caller);
+  if (!f) throw notFound(`Flavor ${id} could not be found.`);
   return f;
 }
 
@@ -168,7 +185,12 @@ export async function updateFlavorDescription(
 
 /** Servers keep their embedded copy of the flavor, so deleting one in use is allowed (as in Nova). */
 export async function deleteFlavor(store: Store, id: string): Promise<void> {
-  const n = await store.transaction((tx) => flavorsStore.delete(tx, id));
+  // The row first: its lock orders this after (or before) any access change of the flavor.
+  const n = await store.transaction(async (tx) => {
+    const deleted = await flavorsStore.delete(tx, id);
+    await flavorsStore.deleteAccessOf(tx, id);
+    return deleted;
+  });
   if (n === 0) throw notFound(`Flavor ${id} could not be found.`);
 }
 
@@ -180,4 +202,54 @@ export function extraSpecsOf(f: FlavorRow): Record<string, string> {
   } catch {
     return {};
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// cloud-rescue: flavor access (nova/api/openstack/compute/flavor_access.py)
+// ---------------------------------------------------------------------------------------------
+
+export interface FlavorAccess {
+  flavorId: string;
+  projectIds: string[];
+}
+
+async function accessOf(db: Db, flavorId: string): Promise<FlavorAccess> {
+  const rows = await flavorsStore.accessList(db, flavorId);
+  return { flavorId, projectIds: rows.map((r) => r.project_id) };
+}
+
+/** GET /flavors/{id}/os-flavor-access: the lookup as the caller sees it, then public's 404. */
+export async function listFlavorAccess(db: Db, id: string, caller: Caller): Promise<FlavorAccess> {
+  const f = await getFlavor(db, id, caller);
+  if (f.is_public === 1) throw notFound('Access list not available for public flavors.');
+  return accessOf(db, f.id);
+}
+
+/**
+ * addTenantAccess / removeTenantAccess (admins, checked by the route). Nova's messages name the
+ * flavor's internal row id rather than its flavorid (captures 833, 839); so do ours, from the
+ * same counter (`internal_id`).
+ */
+export async function changeFlavorAccess(
+  store: Store,
+  id: string,
+  change: { add: boolean; projectId: string },
+): Promise<FlavorAccess> {
+  return store.transaction(async (tx) => {
+    const f = await flavorsStore.lockById(store, tx, id);
+    if (!f) throw notFound(`Flavor ${id} could not be found.`);
+    const { projectId } = change;
+    if (change.add) {
+      if (f.is_public === 1) throw conflict('Can not add access to a public flavor.');
+      if (await flavorsStore.hasAccess(tx, f.id, projectId)) {
+        throw conflict(
+          `Flavor access already exists for flavor ${f.internal_id} and project ${projectId} combination.`,
+        );
+      }
+      await flavorsStore.addAccess(tx, f.id, projectId);
+    } else if ((await flavorsStore.removeAccess(tx, f.id, projectId)) === 0) {
+      throw notFound(`Flavor access not found for ${f.internal_id} / ${projectId} combination.`);
+    }
+    return accessOf(tx, f.id);
+  });
 }

@@ -14,6 +14,7 @@ import type { ServerCreateBody } from '../schemas/servers.schemas.js';
 import { assertProjectWriter, RULES } from '../policy.js';
 import { type BdmRow, bdmsStore } from '../store/bdms.store.js';
 import { type FlavorRow, flavorsStore } from '../store/flavors.store.js';
+import { canUseFlavor } from './flavors.service.js';
 import { type FlavorSnapshot, type ServerRow, serversStore } from '../store/servers.store.js';
 import {
   type BdmSpec,
@@ -58,7 +59,7 @@ export interface CreatedServers {
 }
 
 /** Nova's `utils.generate_password` default: 12 characters, no look-alikes. */
-function generatePassword(): string {
+export function generatePassword(): string {
   const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   let out = '';
   for (let i = 0; i < 12; i++) out += alphabet[randomInt(alphabet.length)];
@@ -153,6 +154,10 @@ export async function createServers(
 
   const flavorRow = await flavorsStore.byId(deps.store.db, String(s.flavorRef));
   if (!flavorRow || flavorRow.disabled === 1) throw badRequest(INVALID_FLAVOR_REF);
+  // cloud-rescue: a private flavor not shared with the project is one it cannot see.
+  if (!(await canUseFlavor(deps.store.db, flavorRow, auth))) {
+    throw badRequest(`Flavor ${flavorRow.id} could not be found.`);
+  }
   const flavor = flavorSnapshot(flavorRow);
 
   if (requestedHostname && maxCount > 1) {

@@ -38,6 +38,8 @@ export interface ResizeSource {
   confirming?: boolean;
   /** revertResize has moved the server back; its volumes still need connecting. */
   revertMoved?: boolean;
+  // cloud-rescue: a cold migrate's host (2.56), for the scheduler in resize_prep.
+  requestedHost?: string;
 }
 
 /** Columns the list query sorts and filters on in memory (cheap to read for thousands of rows). */

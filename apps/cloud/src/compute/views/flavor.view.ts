@@ -91,3 +91,11 @@ export function flavorView(base: string, f: FlavorRow, opts: FlavorViewOptions) 
     ...(v.atLeast('2.61') && opts.extraSpecs !== null ? { extra_specs: opts.extraSpecs } : {}),
   };
 }
+
+// --- cloud-rescue: flavor access ---
+/** `_marshall_flavor_access`: one entry per project the private flavor is shared with. */
+export function flavorAccessView(access: { flavorId: string; projectIds: readonly string[] }) {
+  return {
+    flavor_access: access.projectIds.map((p) => ({ flavor_id: access.flavorId, tenant_id: p })),
+  };
+}

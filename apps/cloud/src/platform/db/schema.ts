@@ -520,6 +520,9 @@ export interface Schema {
   // --- cloudv2: block storage and flavor gaps ---
   volume_messages: VolumeMessagesTable;
   volume_type_encryption: VolumeTypeEncryptionTable;
+  // --- cloud-rescue: flavor access ---
+  flavor_projects: FlavorProjectsTable;
+  migrations: MigrationsTable;
 }
 
 // --- cloud14v: volume type access ---
@@ -577,6 +580,34 @@ export interface VolumeTypeEncryptionTable {
   control_location: string;
   cipher: string | null;
   key_size: number | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+// --- cloud-rescue: flavor access ---
+/** Nova's flavor_projects: the projects a private flavor is shared with. */
+export interface FlavorProjectsTable {
+  flavor_id: string;
+  project_id: string;
+}
+
+/** Nova's migrations: resizes and cold migrations (os-migrations). */
+export interface MigrationsTable {
+  id: number;
+  uuid: string;
+  server_id: string;
+  /** migration or resize. */
+  migration_type: string;
+  status: string;
+  source_compute: string | null;
+  source_node: string | null;
+  dest_compute: string | null;
+  dest_node: string | null;
+  dest_host: string | null;
+  old_instance_type_id: number | null;
+  new_instance_type_id: number | null;
+  user_id: string | null;
+  project_id: string | null;
   created_at: string;
   updated_at: string | null;
 }
