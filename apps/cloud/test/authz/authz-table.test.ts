@@ -1458,7 +1458,78 @@ const rows: Row[] = [
     }),
   },
   // --- end cloudc2 ---
+  // --- cloud-proxy-hosts: the os-volumes / os-snapshots proxy (2.1-2.35): Nova's policy, then Cinder's rules ---
+  ...['/os-volumes', '/os-volumes/detail', '/os-snapshots', '/os-snapshots/detail'].map(
+    (path): Row => ({
+      route: `GET /compute/v2.1${path}`,
+      expect: anyToken(200),
+      probe: () => ({ path: `/compute/v2.1${path}`, version: PROXY_VERSION }),
+    }),
+  ),
+  {
+    route: 'POST /compute/v2.1/os-volumes',
+    expect: ownToCreate(200, 'os_compute_api:os-volumes:create'),
+    probe: () => ({
+      path: '/compute/v2.1/os-volumes',
+      version: PROXY_VERSION,
+      body: { volume: { size: 1, display_name: uniqueName('authz-proxy') } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-volumes/:id',
+    expect: demosToRead(200, volumeNotFound('<demo volume>')),
+    probe: (w) => ({ path: `/compute/v2.1/os-volumes/${w.demo.plain}`, version: PROXY_VERSION }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-volumes/:id',
+    expect: demosToChange(202, 'os_compute_api:os-volumes:delete', volumeNotFound('<demo volume>')),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/os-volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}`,
+      version: PROXY_VERSION,
+    }),
+  },
+  {
+    route: 'POST /compute/v2.1/os-snapshots',
+    expect: ownToCreate(200, 'os_compute_api:os-volumes:snapshots:create'),
+    probe: async (w, role) => ({
+      path: '/compute/v2.1/os-snapshots',
+      version: PROXY_VERSION,
+      body: {
+        snapshot: {
+          volume_id:
+            role === 'member' || role === 'admin' || role === 'other'
+              ? await w.freshVolume(role)
+              : w.demo.plain,
+        },
+      },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-snapshots/:id',
+    expect: demosToRead(200, snapshotNotFound('<demo snapshot>')),
+    probe: async () => ({
+      path: `/compute/v2.1/os-snapshots/${await demoSnapshot()}`,
+      version: PROXY_VERSION,
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-snapshots/:id',
+    expect: demosToChange(
+      202,
+      'os_compute_api:os-volumes:snapshots:delete',
+      snapshotNotFound('<demo snapshot>'),
+    ),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-snapshots/${spends(role) ? await freshSnapshot() : await demoSnapshot()}`,
+      version: PROXY_VERSION,
+    }),
+  },
+  // --- end cloud-proxy-hosts ---
 ];
+
+// --- cloud-proxy-hosts: the proxy APIs end at 2.35 ---
+const PROXY_VERSION = 'compute 2.35';
+// --- end cloud-proxy-hosts ---
 
 // --- cloud14v: a private volume type, for the type access rows ---
 let privateTypeId: Promise<string> | undefined;

@@ -32,6 +32,8 @@ export interface Endpoint {
 }
 
 const COMPUTE = 'compute 2.105';
+// cloud-proxy-hosts: the last microversion of Nova's proxy APIs.
+const PROXY = 'compute 2.35';
 const VOLUME = 'volume 3.71';
 
 const pick = <T>(n: number, xs: readonly T[]): T => xs[Math.abs(n) % xs.length]!;
@@ -729,6 +731,30 @@ export const cloudEndpoints: Endpoint[] = [
     }),
   }),
   // --- end cloudc2 ---
+  // --- cloud-proxy-hosts: os-volumes / os-snapshots proxy (2.1-2.35) ---
+  E('GET /compute/v2.1/os-volumes', { version: PROXY }),
+  E('GET /compute/v2.1/os-volumes/detail', { version: PROXY }),
+  E('POST /compute/v2.1/os-volumes', {
+    version: PROXY,
+    body: ({ n }) => ({
+      volume: {
+        size: 1 + (Math.abs(n) % 2),
+        display_name: `fz-proxy-${n}`,
+        ...pick(n >> 2, [{}, { metadata: { fz: 'v' } }]),
+      },
+    }),
+  }),
+  E('GET /compute/v2.1/os-volumes/:volumeId', { version: PROXY }),
+  E('DELETE /compute/v2.1/os-volumes/:volumeId', { version: PROXY }),
+  E('GET /compute/v2.1/os-snapshots', { version: PROXY }),
+  E('GET /compute/v2.1/os-snapshots/detail', { version: PROXY }),
+  E('POST /compute/v2.1/os-snapshots', {
+    version: PROXY,
+    body: (c) => ({ snapshot: { volume_id: pick(c.n, volumesOf(c)), display_name: `fz-snap-${c.n}` } }),
+  }),
+  E('GET /compute/v2.1/os-snapshots/:snapshotId', { version: PROXY }),
+  E('DELETE /compute/v2.1/os-snapshots/:snapshotId', { version: PROXY }),
+  // --- end cloud-proxy-hosts ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -789,6 +815,9 @@ export function idKindOf(path: string, param: string): IdKind {
     tags: 'typeSpecKey',
     // --- cloudv2: block storage and flavor gaps ---
     messages: 'volumeMessage',
+    // --- cloud-proxy-hosts ---
+    'os-volumes': 'volume',
+    'os-snapshots': 'snapshot',
   };
   // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
   if (service === 'volume' && before === 'encryption') {

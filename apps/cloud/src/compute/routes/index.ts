@@ -27,6 +27,9 @@ import { serverPasswordRoutes } from './server-password.routes.js';
 // --- end cloud15 ---
 import { serverDiagnosticsRoutes } from './server-diagnostics.routes.js';
 import { serverExternalEventsRoutes } from './server-external-events.routes.js';
+// --- cloud-proxy-hosts: os-volumes/os-snapshots proxy, os-hosts, os-aggregates, usage audit log ---
+import { osVolumesRoutes } from './os-volumes.routes.js';
+// --- end cloud-proxy-hosts ---
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -64,5 +67,8 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(serverDiagnosticsRoutes(deps));
   router.use(serverExternalEventsRoutes(deps));
   // --- end cloudc2 ---
+  // --- cloud-proxy-hosts: os-volumes/os-snapshots proxy, os-hosts, os-aggregates, usage audit log ---
+  router.use(osVolumesRoutes(deps));
+  // --- end cloud-proxy-hosts ---
   return router;
 }
