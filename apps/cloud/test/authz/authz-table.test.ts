@@ -1524,12 +1524,94 @@ const rows: Row[] = [
       version: PROXY_VERSION,
     }),
   },
+  // os-hosts (2.1-2.42) and the usage audit log: admin only, the policy before the host lookup.
+  {
+    route: 'GET /compute/v2.1/os-hosts',
+    expect: adminOnly(200, policy('os_compute_api:os-hosts:list')),
+    probe: () => ({ path: '/compute/v2.1/os-hosts', version: HOSTS_VERSION }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hosts/:host',
+    expect: adminOnly(200, policy('os_compute_api:os-hosts:show')),
+    probe: () => ({ path: '/compute/v2.1/os-hosts/compute-1', version: HOSTS_VERSION }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-hosts/:host',
+    expect: adminOnly(200, policy('os_compute_api:os-hosts:update')),
+    probe: () => ({
+      path: '/compute/v2.1/os-hosts/compute-1',
+      version: HOSTS_VERSION,
+      body: { status: 'enable', maintenance_mode: 'disable' },
+    }),
+  },
+  ...(
+    [
+      ['reboot', 'reboot'],
+      ['shutdown', 'shutdown'],
+      ['startup', 'start'],
+    ] as const
+  ).map(
+    ([action, rule]): Row => ({
+      route: `GET /compute/v2.1/os-hosts/:host/${action}`,
+      expect: adminOnly(200, policy(`os_compute_api:os-hosts:${rule}`)),
+      probe: () => ({ path: `/compute/v2.1/os-hosts/compute-1/${action}`, version: HOSTS_VERSION }),
+    }),
+  ),
+  {
+    route: 'GET /compute/v2.1/os-instance_usage_audit_log',
+    expect: adminOnly(200, policy('os_compute_api:os-instance-usage-audit-log:list')),
+    probe: () => ({ path: '/compute/v2.1/os-instance_usage_audit_log' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-instance_usage_audit_log/:before',
+    expect: adminOnly(200, policy('os_compute_api:os-instance-usage-audit-log:show')),
+    probe: () => ({ path: '/compute/v2.1/os-instance_usage_audit_log/2026-11-25%2006:00:00' }),
+  },
+  // Host aggregates: admin only; the body is checked first, then the policy.
+  {
+    route: 'GET /compute/v2.1/os-aggregates',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:index')),
+    probe: () => ({ path: '/compute/v2.1/os-aggregates' }),
+  },
+  {
+    route: 'POST /compute/v2.1/os-aggregates',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:create')),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/os-aggregates',
+      body: { aggregate: { name: uniqueName(`authz-agg-${role}`) } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-aggregates/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:show')),
+    probe: async () => ({ path: `/compute/v2.1/os-aggregates/${await anAggregate()}` }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-aggregates/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:update')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-aggregates/${await anAggregate()}`,
+      body: { aggregate: { name: uniqueName(`authz-agg-renamed-${role}`) } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-aggregates/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:delete')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-aggregates/${isAdmin(role) ? await freshAggregate() : await anAggregate()}`,
+    }),
+  },
+  {
+    // The action's own rule: add_host here (a fresh aggregate each time the admin adds).
+    route: 'POST /compute/v2.1/os-aggregates/:id/action',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:add_host')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-aggregates/${isAdmin(role) ? await freshAggregate() : await anAggregate()}/action`,
+      body: { add_host: { host: 'compute-1' } },
+    }),
+  },
   // --- end cloud-proxy-hosts ---
 ];
-
-// --- cloud-proxy-hosts: the proxy APIs end at 2.35 ---
-const PROXY_VERSION = 'compute 2.35';
-// --- end cloud-proxy-hosts ---
 
 // --- cloud14v: a private volume type, for the type access rows ---
 let privateTypeId: Promise<string> | undefined;
@@ -2416,3 +2498,17 @@ async function freshEncryptedType(): Promise<string> {
   return typeId;
 }
 const encryptedType = memo(freshEncryptedType);
+
+// --- cloud-proxy-hosts: the proxy APIs end at 2.35 ---
+const PROXY_VERSION = 'compute 2.35';
+/** os-hosts' last microversion. */
+const HOSTS_VERSION = 'compute 2.42';
+/** An aggregate without a zone, made by the admin for one row. */
+async function freshAggregate(): Promise<number> {
+  const res = await w.must(w.actors.admin, 'POST', '/compute/v2.1/os-aggregates', {
+    body: { aggregate: { name: uniqueName('authz-agg') } },
+  });
+  return res.body.aggregate.id as number;
+}
+const anAggregate = memo(freshAggregate);
+// --- end cloud-proxy-hosts ---

@@ -34,6 +34,7 @@ export interface Endpoint {
 const COMPUTE = 'compute 2.105';
 // cloud-proxy-hosts: the last microversion of Nova's proxy APIs.
 const PROXY = 'compute 2.35';
+const HOSTS = 'compute 2.42';
 const VOLUME = 'volume 3.71';
 
 const pick = <T>(n: number, xs: readonly T[]): T => xs[Math.abs(n) % xs.length]!;
@@ -754,6 +755,44 @@ export const cloudEndpoints: Endpoint[] = [
   }),
   E('GET /compute/v2.1/os-snapshots/:snapshotId', { version: PROXY }),
   E('DELETE /compute/v2.1/os-snapshots/:snapshotId', { version: PROXY }),
+  E('GET /compute/v2.1/os-hosts', { version: HOSTS }),
+  E('GET /compute/v2.1/os-hosts/:host', { version: HOSTS }),
+  E('PUT /compute/v2.1/os-hosts/:host', {
+    version: HOSTS,
+    body: ({ n }) =>
+      pick(n, [
+        { status: 'enable' },
+        { maintenance_mode: 'disable' },
+        { status: 'Disable', maintenance_mode: 'ENABLE' },
+      ]),
+  }),
+  E('GET /compute/v2.1/os-hosts/:host/reboot', { version: HOSTS }),
+  E('GET /compute/v2.1/os-hosts/:host/shutdown', { version: HOSTS }),
+  E('GET /compute/v2.1/os-hosts/:host/startup', { version: HOSTS }),
+  E('GET /compute/v2.1/os-instance_usage_audit_log'),
+  E('GET /compute/v2.1/os-instance_usage_audit_log/:before'),
+  E('GET /compute/v2.1/os-aggregates'),
+  E('POST /compute/v2.1/os-aggregates', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      aggregate: { name: `fz-agg-${n}`, ...pick(n >> 1, [{}, { availability_zone: `fz-az-${n}` }]) },
+    }),
+  }),
+  E('GET /compute/v2.1/os-aggregates/:aggregateId'),
+  E('PUT /compute/v2.1/os-aggregates/:aggregateId', {
+    version: COMPUTE,
+    body: ({ n }) => ({ aggregate: pick(n, [{ name: `fz-agg-r${n}` }, { availability_zone: 'fuzz-az' }]) }),
+  }),
+  E('DELETE /compute/v2.1/os-aggregates/:aggregateId'),
+  E('POST /compute/v2.1/os-aggregates/:aggregateId/action', {
+    version: COMPUTE,
+    body: ({ n }) =>
+      pick(n, [
+        { add_host: { host: pick(n >> 2, ['compute-1', 'compute-2', 'compute-3']) } },
+        { remove_host: { host: pick(n >> 2, ['compute-1', 'compute-2']) } },
+        { set_metadata: { metadata: { fz: `v${n}`, gone: null } } },
+      ]),
+  }),
   // --- end cloud-proxy-hosts ---
 ];
 
@@ -818,6 +857,9 @@ export function idKindOf(path: string, param: string): IdKind {
     // --- cloud-proxy-hosts ---
     'os-volumes': 'volume',
     'os-snapshots': 'snapshot',
+    'os-hosts': 'computeHost',
+    'os-instance_usage_audit_log': 'auditTime',
+    'os-aggregates': 'aggregate',
   };
   // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
   if (service === 'volume' && before === 'encryption') {

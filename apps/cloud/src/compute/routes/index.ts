@@ -29,6 +29,8 @@ import { serverDiagnosticsRoutes } from './server-diagnostics.routes.js';
 import { serverExternalEventsRoutes } from './server-external-events.routes.js';
 // --- cloud-proxy-hosts: os-volumes/os-snapshots proxy, os-hosts, os-aggregates, usage audit log ---
 import { osVolumesRoutes } from './os-volumes.routes.js';
+import { osHostsRoutes } from './os-hosts.routes.js';
+import { aggregateRoutes } from './aggregates.routes.js';
 // --- end cloud-proxy-hosts ---
 
 /**
@@ -69,6 +71,8 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   // --- end cloudc2 ---
   // --- cloud-proxy-hosts: os-volumes/os-snapshots proxy, os-hosts, os-aggregates, usage audit log ---
   router.use(osVolumesRoutes(deps));
+  router.use(osHostsRoutes(deps));
+  router.use(aggregateRoutes(deps));
   // --- end cloud-proxy-hosts ---
   return router;
 }

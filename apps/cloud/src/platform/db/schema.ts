@@ -520,6 +520,11 @@ export interface Schema {
   // --- cloudv2: block storage and flavor gaps ---
   volume_messages: VolumeMessagesTable;
   volume_type_encryption: VolumeTypeEncryptionTable;
+  // --- cloud-proxy-hosts: host aggregates ---
+  aggregates: AggregatesTable;
+  aggregate_hosts: AggregateHostsTable;
+  aggregate_ids: AggregateIdsTable;
+  // --- end cloud-proxy-hosts ---
 }
 
 // --- cloud14v: volume type access ---
@@ -580,3 +585,31 @@ export interface VolumeTypeEncryptionTable {
   created_at: string;
   updated_at: string | null;
 }
+
+// --- cloud-proxy-hosts: host aggregates ---
+/** Nova's aggregates; `metadata` is a JSON object of strings, `availability_zone` among them. */
+export interface AggregatesTable {
+  id: number;
+  uuid: string;
+  name: string;
+  metadata: string;
+  created_at: string;
+  updated_at: string | null;
+  deleted: Bool;
+  deleted_at: string | null;
+}
+
+export interface AggregateHostsTable {
+  aggregate_id: number;
+  host: string;
+  /** The host's zone before an aggregate's zone applied: where it returns when it leaves. */
+  home_zone: string;
+  created_at: string;
+}
+
+/** One row: the last aggregate id handed out, and the lock of every aggregate change. */
+export interface AggregateIdsTable {
+  id: number;
+  last_id: number;
+}
+// --- end cloud-proxy-hosts ---

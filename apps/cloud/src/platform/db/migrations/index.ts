@@ -20,6 +20,10 @@ import * as serverGroups from './0060_server_groups.js';
 import * as volumeMessages from './0090_volume_messages.js';
 import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
 
+// --- cloud-proxy-hosts: host aggregates ---
+import * as aggregates from './0120_aggregates.js';
+// --- end cloud-proxy-hosts ---
+
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -47,4 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0090_volume_messages': volumeMessages,
   // --- cloudv2: volume type encryption ---
   '0091_volume_type_encryption': volumeTypeEncryption,
+  // --- cloud-proxy-hosts: host aggregates ---
+  '0120_aggregates': aggregates,
+  // --- end cloud-proxy-hosts ---
 };
