@@ -2406,6 +2406,14 @@ function crossProjectAllowances(w: AuthzWorld): Allowance[] {
       path: novaViews,
       why: 'Nova shows the Cinder attachment id (2.89)',
     },
+    // --- cloud-proxy-hosts ---
+    ...(['reader', 'member'] as const).map((role) => ({
+      role,
+      value: w.cross.server,
+      path: /^\/compute\/v2\.1\/os-volumes(\/|\?|$)/,
+      why: 'Nova’s os-volumes proxy shows what Cinder shows: every server the volume is attached to',
+    })),
+    // --- end cloud-proxy-hosts ---
   ];
 }
 

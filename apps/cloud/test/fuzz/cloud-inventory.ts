@@ -745,16 +745,16 @@ export const cloudEndpoints: Endpoint[] = [
       },
     }),
   }),
-  E('GET /compute/v2.1/os-volumes/:volumeId', { version: PROXY }),
-  E('DELETE /compute/v2.1/os-volumes/:volumeId', { version: PROXY }),
+  E('GET /compute/v2.1/os-volumes/:id', { version: PROXY }),
+  E('DELETE /compute/v2.1/os-volumes/:id', { version: PROXY }),
   E('GET /compute/v2.1/os-snapshots', { version: PROXY }),
   E('GET /compute/v2.1/os-snapshots/detail', { version: PROXY }),
   E('POST /compute/v2.1/os-snapshots', {
     version: PROXY,
     body: (c) => ({ snapshot: { volume_id: pick(c.n, volumesOf(c)), display_name: `fz-snap-${c.n}` } }),
   }),
-  E('GET /compute/v2.1/os-snapshots/:snapshotId', { version: PROXY }),
-  E('DELETE /compute/v2.1/os-snapshots/:snapshotId', { version: PROXY }),
+  E('GET /compute/v2.1/os-snapshots/:id', { version: PROXY }),
+  E('DELETE /compute/v2.1/os-snapshots/:id', { version: PROXY }),
   E('GET /compute/v2.1/os-hosts', { version: HOSTS }),
   E('GET /compute/v2.1/os-hosts/:host', { version: HOSTS }),
   E('PUT /compute/v2.1/os-hosts/:host', {
@@ -778,13 +778,13 @@ export const cloudEndpoints: Endpoint[] = [
       aggregate: { name: `fz-agg-${n}`, ...pick(n >> 1, [{}, { availability_zone: `fz-az-${n}` }]) },
     }),
   }),
-  E('GET /compute/v2.1/os-aggregates/:aggregateId'),
-  E('PUT /compute/v2.1/os-aggregates/:aggregateId', {
+  E('GET /compute/v2.1/os-aggregates/:id'),
+  E('PUT /compute/v2.1/os-aggregates/:id', {
     version: COMPUTE,
     body: ({ n }) => ({ aggregate: pick(n, [{ name: `fz-agg-r${n}` }, { availability_zone: 'fuzz-az' }]) }),
   }),
-  E('DELETE /compute/v2.1/os-aggregates/:aggregateId'),
-  E('POST /compute/v2.1/os-aggregates/:aggregateId/action', {
+  E('DELETE /compute/v2.1/os-aggregates/:id'),
+  E('POST /compute/v2.1/os-aggregates/:id/action', {
     version: COMPUTE,
     body: ({ n }) =>
       pick(n, [
