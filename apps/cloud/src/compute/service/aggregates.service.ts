@@ -246,6 +246,11 @@ export async function setAggregateMetadata(
     const agg = await describeOne(tx, row);
     const metadata = metadataOf(row);
     const zone = changes['availability_zone'];
+    if (zone === '') {
+      throw badRequest(
+        `Cannot update metadata of aggregate ${id}. Reason: Aggregate ${row.name} does not support empty named availability zone.`,
+      );
+    }
     if (typeof zone === 'string') {
       await assertZoneFits(
         tx,
