@@ -15,10 +15,13 @@ import {
   rollDetaching,
 } from './service/attachments.service.js';
 import type { Backend } from './service/backend.js';
+import type { SnapshotsService } from './service/snapshots.service.js';
 import type { TypesService } from './service/types.service.js';
 import type { CreateVolumeInput, VolumesService } from './service/volumes.service.js';
 import { type AttachmentRow, type AttachmentState, attachmentsStore } from './store/attachments.store.js';
+import type { SnapshotRow } from './store/snapshots.store.js';
 import { type VolumeRow, type VolumeSummaryRow, volumesStore } from './store/volumes.store.js';
+import { QueryParams } from './service/paging.js';
 
 /** What a whole-cloud view shows of an attachment, as read (column names), for speed. */
 export type { AttachmentState };
@@ -57,6 +60,36 @@ export interface Attachment {
   createdAt: string;
   attachedAt: string | null;
   updatedAt: string | null;
+}
+
+/**
+ * A volume with what Cinder's detail view tells of it, for Nova's os-volumes proxy
+ * (`_untranslate_volume_summary_view`): the type by name, the metadata (the readonly flag
+ * included) and the attachments Cinder shows (attached ones, oldest first).
+ */
+export interface VolumeDescription {
+  id: string;
+  status: string;
+  size: number;
+  availabilityZone: string;
+  createdAt: string;
+  name: string | null;
+  description: string | null;
+  typeName: string | null;
+  snapshotId: string | null;
+  metadata: Record<string, string>;
+  attachments: { instanceUuid: string | null; mountpoint: string | null }[];
+}
+
+/** A snapshot as Nova's os-snapshots proxy sees it. */
+export interface SnapshotDescription {
+  id: string;
+  volumeId: string;
+  status: string;
+  size: number;
+  createdAt: string;
+  name: string | null;
+  description: string | null;
 }
 
 /**
@@ -109,7 +142,46 @@ export interface VolumeApi {
   beginDetaching(tx: Tx, caller: Caller, volumeId: string): Promise<void>;
   /** `os-roll_detaching`. */
   rollDetaching(tx: Tx, caller: Caller, volumeId: string): Promise<void>;
+  // --- cloud-proxy-hosts: what Nova's os-volumes / os-snapshots proxy asks (cinder.py get, get_all, ...) ---
+  /** `GET /volumes/{id}`: Cinder's 404 when the caller cannot see it. */
+  describe(caller: Caller, volumeId: string): Promise<VolumeDescription>;
+  /** `GET /volumes/detail` of the caller's project, in Cinder's default order (newest first). */
+  describeAll(caller: Caller, version: Microversion): Promise<VolumeDescription[]>;
+  /** `DELETE /volumes/{id}` as the user asks it (its own transaction). */
+  remove(caller: Caller, version: Microversion, volumeId: string): Promise<void>;
+  /** `POST /snapshots`. */
+  createSnapshot(
+    caller: Caller,
+    version: Microversion,
+    input: { volumeId: string; name: string | null; description: string | null; force: boolean },
+  ): Promise<SnapshotDescription>;
+  describeSnapshot(caller: Caller, snapshotId: string): Promise<SnapshotDescription>;
+  describeSnapshots(caller: Caller, version: Microversion): Promise<SnapshotDescription[]>;
+  /** `DELETE /snapshots/{id}`. */
+  removeSnapshot(caller: Caller, snapshotId: string): Promise<void>;
 }
+
+function snapshotDescriptionOf(s: SnapshotRow): SnapshotDescription {
+  return {
+    id: s.id,
+    volumeId: s.volume_id,
+    status: s.status,
+    size: s.volume_size,
+    createdAt: s.created_at,
+    name: s.name,
+    description: s.description,
+  };
+}
+
+/** Cinder's own list query with nothing but its defaults (no filter, sort or page). */
+const DEFAULT_LIST = {
+  limit: Number.POSITIVE_INFINITY,
+  marker: null,
+  offset: 0,
+  sortKeys: [] as string[],
+  sortDirs: [] as string[],
+  filters: new QueryParams([]),
+};
 
 export function volumeOf(row: VolumeRow): Volume {
   return {
@@ -147,8 +219,45 @@ export function createVolumeApi(deps: {
   backend: Backend;
   volumes: VolumesService;
   types: TypesService;
+  snapshots: SnapshotsService;
 }): VolumeApi {
-  const { store, backend, volumes, types } = deps;
+  const { store, backend, volumes, types, snapshots } = deps;
+
+  /** The rows as Cinder's detail view describes them (type names and attachments read once). */
+  async function describeRows(rows: VolumeRow[]): Promise<VolumeDescription[]> {
+    const typeNames = await types.names();
+    const attached = new Map<string, AttachmentRow[]>();
+    const ids = rows.map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const a of await attachmentsStore.forVolumes(store.db, ids.slice(i, i + 500))) {
+        if (a.attach_status !== 'attached') continue;
+        const list = attached.get(a.volume_id) ?? [];
+        list.push(a);
+        attached.set(a.volume_id, list);
+      }
+    }
+    return rows.map((v) => {
+      const metadata = JSON.parse(v.metadata || '{}') as Record<string, string>;
+      if (v.readonly_flag !== null) metadata['readonly'] = v.readonly_flag;
+      return {
+        id: v.id,
+        status: v.status,
+        size: v.size,
+        availabilityZone: v.availability_zone,
+        createdAt: v.created_at,
+        name: v.name,
+        description: v.description,
+        typeName: typeNames.get(v.volume_type_id) ?? v.volume_type_id,
+        snapshotId: v.snapshot_id,
+        metadata,
+        attachments: (attached.get(v.id) ?? []).map((a) => ({
+          instanceUuid: a.instance_uuid,
+          mountpoint: a.mountpoint,
+        })),
+      };
+    });
+  }
+
   return {
     async get(caller, volumeId, tx) {
       const row = tx
@@ -194,5 +303,26 @@ export function createVolumeApi(deps: {
     },
     beginDetaching: (tx, caller, volumeId) => beginDetaching(store, tx, caller, volumeId),
     rollDetaching: (tx, caller, volumeId) => rollDetaching(store, tx, caller, volumeId),
+    // --- cloud-proxy-hosts ---
+    async describe(caller, volumeId) {
+      const [described] = await describeRows([await volumes.get(caller, volumeId)]);
+      if (!described) throw new Error('unreachable: one row described');
+      return described;
+    },
+    async describeAll(caller, version) {
+      return describeRows((await volumes.list(caller, version, DEFAULT_LIST)).rows);
+    },
+    remove: (caller, version, volumeId) => volumes.remove(caller, version, volumeId, {}),
+    async createSnapshot(caller, version, input) {
+      const row = await snapshots.create(caller, version, { ...input, metadata: null });
+      return snapshotDescriptionOf(row);
+    },
+    async describeSnapshot(caller, snapshotId) {
+      return snapshotDescriptionOf(await snapshots.get(caller, snapshotId));
+    },
+    async describeSnapshots(caller, version) {
+      return (await snapshots.list(caller, version, DEFAULT_LIST)).rows.map(snapshotDescriptionOf);
+    },
+    removeSnapshot: (caller, snapshotId) => snapshots.remove(caller, snapshotId, { force: false }),
   };
 }

@@ -36,7 +36,9 @@ export type {
   CreateVolumeInput,
   ReserveRequest,
   Volume,
+  SnapshotDescription,
   VolumeApi,
+  VolumeDescription,
   VolumeSummary,
 } from './api.js';
 export type { NovaClient } from './service/attachments.service.js';
@@ -64,6 +66,11 @@ export function createVolumeService(
   const types = createTypesService(store);
   const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
+  const snapshots = createSnapshotsService({
+    store,
+    scheduleCreate: (id) => backend.scheduleSnapshotCreate(id),
+    scheduleDelete: (id) => backend.scheduleSnapshotDelete(id),
+  });
   const services = {
     volumes,
     types,
@@ -71,11 +78,7 @@ export function createVolumeService(
     pools: createPoolsService(store, types),
     metadata: createVolumeMetadataService({ store }),
     services: createServicesService({ store }),
-    snapshots: createSnapshotsService({
-      store,
-      scheduleCreate: (id) => backend.scheduleSnapshotCreate(id),
-      scheduleDelete: (id) => backend.scheduleSnapshotDelete(id),
-    }),
+    snapshots,
     // --- C2: tenancy ---
     quotas: createVolumeQuotasService(store),
     // --- cloud14v: block storage gaps ---
@@ -128,7 +131,7 @@ export function createVolumeService(
   router.use(faultHandler('nova'));
   return {
     router,
-    api: createVolumeApi({ store, backend, volumes, types }),
+    api: createVolumeApi({ store, backend, volumes, types, snapshots }),
     reconcile: (scope) => reconcileVolumes(deps, scope),
   };
 }

@@ -1489,6 +1489,159 @@ const rows: Row[] = [
     }),
   },
   // --- end cloud-rescue ---
+  // --- cloud-proxy-hosts: the os-volumes / os-snapshots proxy (2.1-2.35): Nova's policy, then Cinder's rules ---
+  ...['/os-volumes', '/os-volumes/detail', '/os-snapshots', '/os-snapshots/detail'].map(
+    (path): Row => ({
+      route: `GET /compute/v2.1${path}`,
+      expect: anyToken(200),
+      probe: () => ({ path: `/compute/v2.1${path}`, version: PROXY_VERSION }),
+    }),
+  ),
+  {
+    route: 'POST /compute/v2.1/os-volumes',
+    expect: ownToCreate(200, 'os_compute_api:os-volumes:create'),
+    probe: () => ({
+      path: '/compute/v2.1/os-volumes',
+      version: PROXY_VERSION,
+      body: { volume: { size: 1, display_name: uniqueName('authz-proxy') } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-volumes/:id',
+    expect: demosToRead(200, volumeNotFound('<demo volume>')),
+    probe: (w) => ({ path: `/compute/v2.1/os-volumes/${w.demo.plain}`, version: PROXY_VERSION }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-volumes/:id',
+    expect: demosToChange(202, 'os_compute_api:os-volumes:delete', volumeNotFound('<demo volume>')),
+    probe: async (w, role) => ({
+      path: `/compute/v2.1/os-volumes/${spends(role) ? await w.freshVolume('member') : w.demo.plain}`,
+      version: PROXY_VERSION,
+    }),
+  },
+  {
+    route: 'POST /compute/v2.1/os-snapshots',
+    expect: ownToCreate(200, 'os_compute_api:os-volumes:snapshots:create'),
+    probe: async (w, role) => ({
+      path: '/compute/v2.1/os-snapshots',
+      version: PROXY_VERSION,
+      body: {
+        snapshot: {
+          volume_id:
+            role === 'member' || role === 'admin' || role === 'other'
+              ? await w.freshVolume(role)
+              : w.demo.plain,
+        },
+      },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-snapshots/:id',
+    expect: demosToRead(200, snapshotNotFound('<demo snapshot>')),
+    probe: async () => ({
+      path: `/compute/v2.1/os-snapshots/${await demoSnapshot()}`,
+      version: PROXY_VERSION,
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-snapshots/:id',
+    expect: demosToChange(
+      202,
+      'os_compute_api:os-volumes:snapshots:delete',
+      snapshotNotFound('<demo snapshot>'),
+    ),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-snapshots/${spends(role) ? await freshSnapshot() : await demoSnapshot()}`,
+      version: PROXY_VERSION,
+    }),
+  },
+  // os-hosts (2.1-2.42) and the usage audit log: admin only, the policy before the host lookup.
+  {
+    route: 'GET /compute/v2.1/os-hosts',
+    expect: adminOnly(200, policy('os_compute_api:os-hosts:list')),
+    probe: () => ({ path: '/compute/v2.1/os-hosts', version: HOSTS_VERSION }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-hosts/:host',
+    expect: adminOnly(200, policy('os_compute_api:os-hosts:show')),
+    probe: () => ({ path: '/compute/v2.1/os-hosts/compute-1', version: HOSTS_VERSION }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-hosts/:host',
+    expect: adminOnly(200, policy('os_compute_api:os-hosts:update')),
+    probe: () => ({
+      path: '/compute/v2.1/os-hosts/compute-1',
+      version: HOSTS_VERSION,
+      body: { status: 'enable', maintenance_mode: 'disable' },
+    }),
+  },
+  ...(
+    [
+      ['reboot', 'reboot'],
+      ['shutdown', 'shutdown'],
+      ['startup', 'start'],
+    ] as const
+  ).map(
+    ([action, rule]): Row => ({
+      route: `GET /compute/v2.1/os-hosts/:host/${action}`,
+      expect: adminOnly(200, policy(`os_compute_api:os-hosts:${rule}`)),
+      probe: () => ({ path: `/compute/v2.1/os-hosts/compute-1/${action}`, version: HOSTS_VERSION }),
+    }),
+  ),
+  {
+    route: 'GET /compute/v2.1/os-instance_usage_audit_log',
+    expect: adminOnly(200, policy('os_compute_api:os-instance-usage-audit-log:list')),
+    probe: () => ({ path: '/compute/v2.1/os-instance_usage_audit_log' }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-instance_usage_audit_log/:before',
+    expect: adminOnly(200, policy('os_compute_api:os-instance-usage-audit-log:show')),
+    probe: () => ({ path: '/compute/v2.1/os-instance_usage_audit_log/2026-11-25%2006:00:00' }),
+  },
+  // Host aggregates: admin only; the body is checked first, then the policy.
+  {
+    route: 'GET /compute/v2.1/os-aggregates',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:index')),
+    probe: () => ({ path: '/compute/v2.1/os-aggregates' }),
+  },
+  {
+    route: 'POST /compute/v2.1/os-aggregates',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:create')),
+    probe: (_w, role) => ({
+      path: '/compute/v2.1/os-aggregates',
+      body: { aggregate: { name: uniqueName(`authz-agg-${role}`) } },
+    }),
+  },
+  {
+    route: 'GET /compute/v2.1/os-aggregates/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:show')),
+    probe: async () => ({ path: `/compute/v2.1/os-aggregates/${await anAggregate()}` }),
+  },
+  {
+    route: 'PUT /compute/v2.1/os-aggregates/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:update')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-aggregates/${await anAggregate()}`,
+      body: { aggregate: { name: uniqueName(`authz-agg-renamed-${role}`) } },
+    }),
+  },
+  {
+    route: 'DELETE /compute/v2.1/os-aggregates/:id',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:delete')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-aggregates/${isAdmin(role) ? await freshAggregate() : await anAggregate()}`,
+    }),
+  },
+  {
+    // The action's own rule: add_host here (a fresh aggregate each time the admin adds).
+    route: 'POST /compute/v2.1/os-aggregates/:id/action',
+    expect: adminOnly(200, policy('os_compute_api:os-aggregates:add_host')),
+    probe: async (_w, role) => ({
+      path: `/compute/v2.1/os-aggregates/${isAdmin(role) ? await freshAggregate() : await anAggregate()}/action`,
+      body: { add_host: { host: 'compute-1' } },
+    }),
+  },
+  // --- end cloud-proxy-hosts ---
 ];
 
 // --- cloud-rescue: private flavors, for the flavor access rows ---
@@ -2325,6 +2478,14 @@ function crossProjectAllowances(w: AuthzWorld): Allowance[] {
       path: novaViews,
       why: 'Nova shows the Cinder attachment id (2.89)',
     },
+    // --- cloud-proxy-hosts ---
+    ...(['reader', 'member'] as const).map((role) => ({
+      role,
+      value: w.cross.server,
+      path: /^\/compute\/v2\.1\/os-volumes(\/|\?|$)/,
+      why: 'Nova’s os-volumes proxy shows what Cinder shows: every server the volume is attached to',
+    })),
+    // --- end cloud-proxy-hosts ---
   ];
 }
 
@@ -2417,3 +2578,17 @@ async function freshEncryptedType(): Promise<string> {
   return typeId;
 }
 const encryptedType = memo(freshEncryptedType);
+
+// --- cloud-proxy-hosts: the proxy APIs end at 2.35 ---
+const PROXY_VERSION = 'compute 2.35';
+/** os-hosts' last microversion. */
+const HOSTS_VERSION = 'compute 2.42';
+/** An aggregate without a zone, made by the admin for one row. */
+async function freshAggregate(): Promise<number> {
+  const res = await w.must(w.actors.admin, 'POST', '/compute/v2.1/os-aggregates', {
+    body: { aggregate: { name: uniqueName('authz-agg') } },
+  });
+  return res.body.aggregate.id as number;
+}
+const anAggregate = memo(freshAggregate);
+// --- end cloud-proxy-hosts ---

@@ -52,7 +52,11 @@ export type IdKind =
   | 'serverGroup'
   // --- cloudv2: block storage and flavor gaps ---
   | 'volumeMessage'
-  | 'encryptionKey';
+  | 'encryptionKey'
+  // --- cloud-proxy-hosts: os-hosts, the usage audit log's time, host aggregates ---
+  | 'computeHost'
+  | 'auditTime'
+  | 'aggregate';
 
 export interface CloudFixtures {
   admin: Session;
@@ -275,6 +279,17 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     }
   }
 
+  // --- cloud-proxy-hosts: host aggregates --- one with a host and a zone to aim at, two to delete.
+  const aggregates: string[] = [];
+  const spareAggregates: string[] = [];
+  for (const [i, list] of [aggregates, spareAggregates, spareAggregates].entries()) {
+    const g = await ok(tc, 'POST', '/compute/v2.1/os-aggregates', a, {
+      aggregate: { name: `fuzz-agg-${i}`, ...(i === 0 ? { availability_zone: 'fuzz-az' } : {}) },
+    });
+    list.push(String(g.aggregate.id));
+  }
+  // --- end cloud-proxy-hosts ---
+
   // --- cloudv2: Cinder user messages --- per session, one to aim at and one to delete: each the
   // scheduler's message about a volume of a type no backend takes.
   const unplaceable = (
@@ -344,6 +359,10 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // --- cloudv2: block storage and flavor gaps ---
       volumeMessage: messageIds,
       encryptionKey: ['provider', 'cipher', 'fuzz-missing'],
+      // --- cloud-proxy-hosts ---
+      computeHost: ['compute-1', 'compute-3', 'controller', 'fuzz-missing'],
+      auditTime: ['2026-11-25 06:00:00', '2026-11-25 06:00:00.5', 'invalid_time'],
+      aggregate: [...aggregates, '999999'],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -365,6 +384,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       serverGroup: spareServerGroups,
       // --- cloudv2: block storage and flavor gaps ---
       volumeMessage: spareMessageIds,
+      // --- cloud-proxy-hosts ---
+      aggregate: spareAggregates,
     },
     fuzzUser: {
       id: user,

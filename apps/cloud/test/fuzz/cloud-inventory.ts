@@ -32,6 +32,9 @@ export interface Endpoint {
 }
 
 const COMPUTE = 'compute 2.105';
+// cloud-proxy-hosts: the last microversion of Nova's proxy APIs.
+const PROXY = 'compute 2.35';
+const HOSTS = 'compute 2.42';
 const VOLUME = 'volume 3.71';
 
 const pick = <T>(n: number, xs: readonly T[]): T => xs[Math.abs(n) % xs.length]!;
@@ -749,6 +752,68 @@ export const cloudEndpoints: Endpoint[] = [
         : { removeTenantAccess: { tenant: fx.member.projectId } },
   }),
   // --- end cloud-rescue ---
+  // --- cloud-proxy-hosts: os-volumes / os-snapshots proxy (2.1-2.35) ---
+  E('GET /compute/v2.1/os-volumes', { version: PROXY }),
+  E('GET /compute/v2.1/os-volumes/detail', { version: PROXY }),
+  E('POST /compute/v2.1/os-volumes', {
+    version: PROXY,
+    body: ({ n }) => ({
+      volume: {
+        size: 1 + (Math.abs(n) % 2),
+        display_name: `fz-proxy-${n}`,
+        ...pick(n >> 2, [{}, { metadata: { fz: 'v' } }]),
+      },
+    }),
+  }),
+  E('GET /compute/v2.1/os-volumes/:id', { version: PROXY }),
+  E('DELETE /compute/v2.1/os-volumes/:id', { version: PROXY }),
+  E('GET /compute/v2.1/os-snapshots', { version: PROXY }),
+  E('GET /compute/v2.1/os-snapshots/detail', { version: PROXY }),
+  E('POST /compute/v2.1/os-snapshots', {
+    version: PROXY,
+    body: (c) => ({ snapshot: { volume_id: pick(c.n, volumesOf(c)), display_name: `fz-snap-${c.n}` } }),
+  }),
+  E('GET /compute/v2.1/os-snapshots/:id', { version: PROXY }),
+  E('DELETE /compute/v2.1/os-snapshots/:id', { version: PROXY }),
+  E('GET /compute/v2.1/os-hosts', { version: HOSTS }),
+  E('GET /compute/v2.1/os-hosts/:host', { version: HOSTS }),
+  E('PUT /compute/v2.1/os-hosts/:host', {
+    version: HOSTS,
+    body: ({ n }) =>
+      pick(n, [
+        { status: 'enable' },
+        { maintenance_mode: 'disable' },
+        { status: 'Disable', maintenance_mode: 'ENABLE' },
+      ]),
+  }),
+  E('GET /compute/v2.1/os-hosts/:host/reboot', { version: HOSTS }),
+  E('GET /compute/v2.1/os-hosts/:host/shutdown', { version: HOSTS }),
+  E('GET /compute/v2.1/os-hosts/:host/startup', { version: HOSTS }),
+  E('GET /compute/v2.1/os-instance_usage_audit_log'),
+  E('GET /compute/v2.1/os-instance_usage_audit_log/:before'),
+  E('GET /compute/v2.1/os-aggregates'),
+  E('POST /compute/v2.1/os-aggregates', {
+    version: COMPUTE,
+    body: ({ n }) => ({
+      aggregate: { name: `fz-agg-${n}`, ...pick(n >> 1, [{}, { availability_zone: `fz-az-${n}` }]) },
+    }),
+  }),
+  E('GET /compute/v2.1/os-aggregates/:id'),
+  E('PUT /compute/v2.1/os-aggregates/:id', {
+    version: COMPUTE,
+    body: ({ n }) => ({ aggregate: pick(n, [{ name: `fz-agg-r${n}` }, { availability_zone: 'fuzz-az' }]) }),
+  }),
+  E('DELETE /compute/v2.1/os-aggregates/:id'),
+  E('POST /compute/v2.1/os-aggregates/:id/action', {
+    version: COMPUTE,
+    body: ({ n }) =>
+      pick(n, [
+        { add_host: { host: pick(n >> 2, ['compute-1', 'compute-2', 'compute-3']) } },
+        { remove_host: { host: pick(n >> 2, ['compute-1', 'compute-2']) } },
+        { set_metadata: { metadata: { fz: `v${n}`, gone: null } } },
+      ]),
+  }),
+  // --- end cloud-proxy-hosts ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -809,6 +874,12 @@ export function idKindOf(path: string, param: string): IdKind {
     tags: 'typeSpecKey',
     // --- cloudv2: block storage and flavor gaps ---
     messages: 'volumeMessage',
+    // --- cloud-proxy-hosts ---
+    'os-volumes': 'volume',
+    'os-snapshots': 'snapshot',
+    'os-hosts': 'computeHost',
+    'os-instance_usage_audit_log': 'auditTime',
+    'os-aggregates': 'aggregate',
   };
   // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
   if (service === 'volume' && before === 'encryption') {

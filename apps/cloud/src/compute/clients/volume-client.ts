@@ -13,12 +13,21 @@ import type {
   ConnectRequest,
   CreateVolumeInput,
   ReserveRequest,
+  SnapshotDescription,
   Volume,
   VolumeApi,
+  VolumeDescription,
   VolumeSummary,
 } from '../../volume/index.js';
 
-export type { Attachment, AttachmentState, Volume, VolumeSummary } from '../../volume/index.js';
+export type {
+  Attachment,
+  AttachmentState,
+  SnapshotDescription,
+  Volume,
+  VolumeDescription,
+  VolumeSummary,
+} from '../../volume/index.js';
 
 type Db = Kysely<Schema>;
 
@@ -136,6 +145,30 @@ export function createVolumeClient(api: VolumeApi, logger: Logger) {
 
     rollDetaching: (tx: Tx, caller: Caller, volumeId: string): Promise<void> =>
       api.rollDetaching(tx, caller, volumeId),
+
+    // --- cloud-proxy-hosts: the os-volumes / os-snapshots proxy (cinder.py get, get_all, create,
+    // delete, get_snapshot, get_all_snapshots, create_snapshot(_force), delete_snapshot). Cinder's
+    // 404 passes through as Nova's VolumeNotFound/SnapshotNotFound (same text); its 400 becomes
+    // InvalidInput. ---
+    describe: (caller: Caller, volumeId: string): Promise<VolumeDescription> =>
+      api.describe(caller, volumeId),
+    describeAll: (caller: Caller): Promise<VolumeDescription[]> => api.describeAll(caller, CINDER_VERSION),
+    createDescribed: async (caller: Caller, input: CreateVolumeInput): Promise<VolumeDescription> => {
+      const volume = await translated(() => api.create(caller, CINDER_VERSION, input));
+      return api.describe(caller, volume.id);
+    },
+    remove: (caller: Caller, volumeId: string): Promise<void> =>
+      translated(() => api.remove(caller, CINDER_VERSION, volumeId)),
+    createSnapshot: (
+      caller: Caller,
+      input: { volumeId: string; name: string | null; description: string | null; force: boolean },
+    ): Promise<SnapshotDescription> => translated(() => api.createSnapshot(caller, CINDER_VERSION, input)),
+    describeSnapshot: (caller: Caller, snapshotId: string): Promise<SnapshotDescription> =>
+      api.describeSnapshot(caller, snapshotId),
+    describeSnapshots: (caller: Caller): Promise<SnapshotDescription[]> =>
+      api.describeSnapshots(caller, CINDER_VERSION),
+    removeSnapshot: (caller: Caller, snapshotId: string): Promise<void> =>
+      translated(() => api.removeSnapshot(caller, snapshotId)),
   };
 }
 

@@ -31,6 +31,11 @@ import { serverExternalEventsRoutes } from './server-external-events.routes.js';
 import { extensionRoutes } from './extensions.routes.js';
 import { osMigrationsRoutes } from './os-migrations.routes.js';
 // --- end cloud-rescue ---
+// --- cloud-proxy-hosts: os-volumes/os-snapshots proxy, os-hosts, os-aggregates, usage audit log ---
+import { osVolumesRoutes } from './os-volumes.routes.js';
+import { osHostsRoutes } from './os-hosts.routes.js';
+import { aggregateRoutes } from './aggregates.routes.js';
+// --- end cloud-proxy-hosts ---
 
 /**
  * Every route under /compute/v2.1. The caller is authenticated (req.ctx.auth), the
@@ -72,5 +77,10 @@ export function computeApiRoutes(deps: ComputeDeps): Router {
   router.use(extensionRoutes(deps));
   router.use(osMigrationsRoutes(deps));
   // --- end cloud-rescue ---
+  // --- cloud-proxy-hosts: os-volumes/os-snapshots proxy, os-hosts, os-aggregates, usage audit log ---
+  router.use(osVolumesRoutes(deps));
+  router.use(osHostsRoutes(deps));
+  router.use(aggregateRoutes(deps));
+  // --- end cloud-proxy-hosts ---
   return router;
 }

@@ -127,6 +127,20 @@ export const hostsStore = {
     return Number(row?.n ?? 0);
   },
 
+  // --- cloud-proxy-hosts: os-hosts show ---
+  /** Live servers of one host with their project, oldest first (os-hosts' per-project rows). */
+  hostedServersWithProject(db: Db, host: string) {
+    return db
+      .selectFrom('servers')
+      .select(['project_id', 'flavor_id', 'flavor'])
+      .where('deleted', '=', 0)
+      .where('host', '=', host)
+      .where('vm_state', 'not in', ['deleted', 'shelved_offloaded'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  },
+
   flavorsByIds(db: Db, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
     return db

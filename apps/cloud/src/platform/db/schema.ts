@@ -523,6 +523,11 @@ export interface Schema {
   // --- cloud-rescue: flavor access ---
   flavor_projects: FlavorProjectsTable;
   migrations: MigrationsTable;
+  // --- cloud-proxy-hosts: host aggregates ---
+  aggregates: AggregatesTable;
+  aggregate_hosts: AggregateHostsTable;
+  aggregate_ids: AggregateIdsTable;
+  // --- end cloud-proxy-hosts ---
 }
 
 // --- cloud14v: volume type access ---
@@ -611,3 +616,30 @@ export interface MigrationsTable {
   created_at: string;
   updated_at: string | null;
 }
+// --- cloud-proxy-hosts: host aggregates ---
+/** Nova's aggregates; `metadata` is a JSON object of strings, `availability_zone` among them. */
+export interface AggregatesTable {
+  id: number;
+  uuid: string;
+  name: string;
+  metadata: string;
+  created_at: string;
+  updated_at: string | null;
+  deleted: Bool;
+  deleted_at: string | null;
+}
+
+export interface AggregateHostsTable {
+  aggregate_id: number;
+  host: string;
+  /** The host's zone before an aggregate's zone applied: where it returns when it leaves. */
+  home_zone: string;
+  created_at: string;
+}
+
+/** One row: the last aggregate id handed out, and the lock of every aggregate change. */
+export interface AggregateIdsTable {
+  id: number;
+  last_id: number;
+}
+// --- end cloud-proxy-hosts ---

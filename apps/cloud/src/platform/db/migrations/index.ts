@@ -23,6 +23,10 @@ import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
 import * as flavorProjects from './0105_flavor_projects.js';
 import * as migrationsTable from './0106_migrations.js';
 
+// --- cloud-proxy-hosts: host aggregates ---
+import * as aggregates from './0120_aggregates.js';
+// --- end cloud-proxy-hosts ---
+
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -54,4 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0105_flavor_projects': flavorProjects,
   // cloud-rescue: resizes and cold migrations, for os-migrations
   '0106_migrations': migrationsTable,
+  // --- cloud-proxy-hosts: host aggregates ---
+  '0120_aggregates': aggregates,
+  // --- end cloud-proxy-hosts ---
 };
