@@ -58,7 +58,7 @@ export interface CreatedServers {
 }
 
 /** Nova's `utils.generate_password` default: 12 characters, no look-alikes. */
-function generatePassword(): string {
+export function generatePassword(): string {
   const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   let out = '';
   for (let i = 0; i < 12; i++) out += alphabet[randomInt(alphabet.length)];
@@ -301,6 +301,12 @@ export async function createServers(
         auto_disk_config: s['OS-DCF:diskConfig'] === 'AUTO' ? 1 : 0,
         locked_by: null,
         password: null,
+        // cloud-rebuild: kept for the admin view and rebuild (Nova's instance.user_data, trusted_certs).
+        user_data: s.user_data ?? null,
+        trusted_certs:
+          version.atLeast('2.63') && s.trusted_image_certificates
+            ? JSON.stringify(s.trusted_image_certificates)
+            : null,
       };
       rows.push(row);
     }
