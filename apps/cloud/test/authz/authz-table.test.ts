@@ -2121,6 +2121,9 @@ describe('a reader-only token', () => {
     [{ restore: null }, 'os_compute_api:os-deferred-delete:restore'],
     [{ changePassword: { adminPass: 'x' } }, 'os_compute_api:os-admin-password'],
     // --- end cloudc2 ---
+    // cloud-rebuild: any well-formed image id, the policy refuses before the image is looked at
+    [{ rebuild: { imageRef: '8ad7ac80-1c1d-5607-a7c8-f8111ac8399d' } }, 'os_compute_api:servers:rebuild'],
+    // --- end cloud-rebuild ---
   ];
 
   it('is refused every server action, each with its own rule, after the 404 for a server it cannot see', async () => {

@@ -284,6 +284,21 @@ export const cloudEndpoints: Endpoint[] = [
         { migrate: null },
         { migrate: { host: 'compute-2' } },
         // --- end cloud-rescue ---
+        // cloud-rebuild: the seeded image, plain and with what each microversion adds
+        { rebuild: { imageRef: '8ad7ac80-1c1d-5607-a7c8-f8111ac8399d' } },
+        {
+          rebuild: {
+            imageRef: '8ad7ac80-1c1d-5607-a7c8-f8111ac8399d',
+            name: 'fz-rebuilt',
+            metadata: { fz: '1' },
+            description: 'fz',
+            user_data: 'ZnoK',
+            hostname: 'fz-host',
+            preserve_ephemeral: true,
+          },
+        },
+        { rebuild: { imageRef: '8ad7ac80-1c1d-5607-a7c8-f8111ac8399d', trusted_image_certificates: ['fz'] } },
+        // --- end cloud-rebuild ---
       ]),
   }),
   E('GET /compute/v2.1/servers/:serverId/os-emulator-domain-xml'),

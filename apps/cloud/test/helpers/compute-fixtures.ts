@@ -61,6 +61,8 @@ export async function createServer(tc: TestCloud, f: ServerFixture): Promise<Ser
     access_ip_v6: null,
     auto_disk_config: 0,
     password: null,
+    user_data: null,
+    trusted_certs: null,
     fault: null,
     created_at: now,
     updated_at: now,

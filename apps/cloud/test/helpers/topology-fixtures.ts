@@ -90,6 +90,8 @@ export function topologyFixtures(tc: TestCloud) {
         access_ip_v6: null,
         auto_disk_config: 0,
         password: null,
+        user_data: null,
+        trusted_certs: null,
         fault: null,
         created_at: now,
         updated_at: now,

@@ -148,6 +148,14 @@ function stepFor(s: ServerRow): Step | null {
       return resizeFinish;
     case 'resize_reverting':
       return resizeRevert;
+    // --- cloud-rebuild ---
+    case 'rebuilding':
+      return moveTo('rebuilding', 'rebuild_block_device_mapping');
+    case 'rebuild_block_device_mapping':
+      return moveTo('rebuild_block_device_mapping', 'rebuild_spawning');
+    case 'rebuild_spawning':
+      return rebuildSpawn;
+    // --- end cloud-rebuild ---
     case null:
       return s.vm_state === VM.resized && resizeOf(s)?.confirming ? resizeConfirm : null;
     default:
@@ -761,3 +769,29 @@ const resizeRevert: Step = async (deps, server) => {
   });
   return 'done';
 };
+
+// --- cloud-rebuild: rebuild ------------------------------------------------------------------------
+
+/** A step that only moves the task on (rebuild's, whose volumes stay attached as they are). */
+function moveTo(task: string, next: string): Step {
+  return async (deps, server) => {
+    const moved = await transition(deps, server.id, task, async () => ({ task_state: next }));
+    return moved ? 'next' : 'done';
+  };
+}
+
+/**
+ * `_do_rebuild_instance`: the guest is spawned again (ACTIVE, launched now); a server that was
+ * stopped is then stopped again, as the compute manager does, so it ends SHUTOFF (capture 871).
+ * An ERROR server ends ACTIVE.
+ */
+const rebuildSpawn: Step = async (deps, server) => {
+  const changes = await transition(deps, server.id, 'rebuild_spawning', async (_tx, s) => ({
+    vm_state: VM.active,
+    power_state: POWER.running,
+    task_state: s.vm_state === VM.stopped ? 'powering-off' : null,
+    launched_at: nowIso(),
+  }));
+  return changes?.task_state === 'powering-off' ? 'next' : 'done';
+};
+// --- end cloud-rebuild ---

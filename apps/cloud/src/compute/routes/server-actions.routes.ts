@@ -13,6 +13,14 @@ import { SERVER_ACTION_RULES } from '../policy.js';
 import { parseRescueAction } from '../schemas/server-rescue.schemas.js';
 import { rescueAction } from '../service/server-rescue.service.js';
 // --- end cloud-rescue ---
+// cloud-rebuild
+import { parseServerRebuild } from '../schemas/server-rebuild.schemas.js';
+import { rebuildServer } from '../service/server-rebuild.service.js';
+import { loadExtras } from '../service/servers.service.js';
+import { scheduleAdvance } from '../host/server-lifecycle.js';
+import { serverLinks } from '../views/server.view.js';
+import { serverRebuildView } from '../views/server-rebuild.view.js';
+import { viewContext } from './servers.routes.js';
 
 /** POST /servers/{id}/action: stop, start, reboot, shelve(Offload), unshelve, resize and its confirm/revert. */
 export function serverActionRoutes(deps: ComputeDeps): Router {
@@ -25,6 +33,25 @@ export function serverActionRoutes(deps: ComputeDeps): Router {
       return;
     }
     // --- end cloud15 ---
+    // --- cloud-rebuild: rebuild answers the server (its own service and view) ---
+    const body = req.ctx.body;
+    if (isJsonObject(body) && Object.keys(body).length === 1 && 'rebuild' in body) {
+      const ctx = viewContext(req);
+      const parsed = parseServerRebuild(body, ctx.version);
+      const auth = authOf(req.ctx);
+      const { server, adminPass } = await rebuildServer(deps, auth, ctx.version, req.params.id, parsed);
+      scheduleAdvance(deps, server.id);
+      const extras = await loadExtras(deps, [server], {
+        isAdmin: ctx.isAdmin,
+        images: ctx.version.atLeast('2.98'),
+      });
+      res
+        .status(202)
+        .location(serverLinks(ctx.computeBase, server.id)[0]!.href)
+        .json(serverRebuildView(ctx, server, extras.get(server.id)!, adminPass));
+      return;
+    }
+    // --- end cloud-rebuild ---
     const version = versionOf(req.ctx);
     // --- cloud-rescue: rescue (200 with the password), unrescue and migrate (202) ---
     const rescue = parseRescueAction(req.ctx.body, version);

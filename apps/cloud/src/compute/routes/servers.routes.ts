@@ -21,7 +21,7 @@ import {
 
 const computeBase = (req: Request) => `${baseUrl(req)}/compute`;
 
-function viewContext(req: Request): ServerViewContext {
+export function viewContext(req: Request): ServerViewContext {
   const version = versionOf(req.ctx);
   return {
     computeBase: computeBase(req),

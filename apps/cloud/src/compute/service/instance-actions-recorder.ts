@@ -22,6 +22,8 @@ export interface ActionStart {
   finished?: { result: 'Success' | 'Error'; host: string | null };
   /** The server was created in this transaction: this is its first action. */
   fresh?: boolean;
+  /** cloud-rebuild: events opened beside `event` (the conductor's, as rebuild's `rebuild_server`). */
+  moreEvents?: readonly string[];
 }
 
 export async function recordAction(tx: Tx, a: ActionStart): Promise<void> {
@@ -41,12 +43,17 @@ export async function recordAction(tx: Tx, a: ActionStart): Promise<void> {
     created_at: now,
     updated_at: now,
   });
-  if (!a.event) return;
+  for (const event of [...(a.event ? [a.event] : []), ...(a.moreEvents ?? [])]) {
+    await insertEvent(tx, actionId, a, event, now);
+  }
+}
+
+async function insertEvent(tx: Tx, actionId: string, a: ActionStart, event: string, now: string) {
   await instanceActionsStore.insertEvent(tx, {
     id: newUuid(),
     action_id: actionId,
     server_id: a.serverId,
-    event: a.event,
+    event,
     start_time: now,
     finish_time: a.finished ? now : null,
     result: a.finished?.result ?? null,

@@ -306,6 +306,12 @@ export async function createServers(
         auto_disk_config: s['OS-DCF:diskConfig'] === 'AUTO' ? 1 : 0,
         locked_by: null,
         password: null,
+        // cloud-rebuild: kept for the admin view and rebuild (Nova's instance.user_data, trusted_certs).
+        user_data: s.user_data ?? null,
+        trusted_certs:
+          version.atLeast('2.63') && s.trusted_image_certificates
+            ? JSON.stringify(s.trusted_image_certificates)
+            : null,
       };
       rows.push(row);
     }

@@ -173,7 +173,7 @@ export function serverDetailView(
       out['OS-EXT-SRV-ATTR:kernel_id'] = '';
       out['OS-EXT-SRV-ATTR:ramdisk_id'] = '';
       out['OS-EXT-SRV-ATTR:root_device_name'] = rootDeviceName(server, extras.bdms);
-      out['OS-EXT-SRV-ATTR:user_data'] = null;
+      out['OS-EXT-SRV-ATTR:user_data'] = server.user_data ?? null;
     }
   }
   out['OS-EXT-STS:task_state'] = server.task_state;
@@ -191,7 +191,7 @@ export function serverDetailView(
   if (v.atLeast('2.73')) out.locked_reason = server.locked_reason;
   if (v.atLeast('2.19')) out.description = server.description;
   if (v.atLeast('2.26')) out.tags = parseJsonColumn<string[]>(server.tags, []);
-  if (v.atLeast('2.63')) out.trusted_image_certificates = null;
+  if (v.atLeast('2.63')) out.trusted_image_certificates = trustedCerts(server);
   if (!ctx.isAdmin && v.atLeast('2.90')) out['OS-EXT-SRV-ATTR:hostname'] = server.hostname;
   if (!opts.forList && v.atLeast('2.71')) out.server_groups = extras.serverGroups ?? [];
   if (v.atLeast('2.96')) out.pinned_availability_zone = server.requested_availability_zone;
@@ -201,6 +201,10 @@ export function serverDetailView(
   if (groups.length > 0) out.security_groups = groups.map((name) => ({ name }));
   return out;
 }
+
+/** 2.63: the certificate ids given at create or rebuild (capture 862), else null. */
+const trustedCerts = (server: Pick<ServerRow, 'trusted_certs'>) =>
+  parseJsonColumn<string[] | null>(server.trusted_certs ?? null, null);
 
 /** `OS-DCF:diskConfig`: AUTO or MANUAL as asked at create (or by rebuild, resize, update). */
 export const diskConfig = (server: Pick<ServerRow, 'auto_disk_config'>) =>
@@ -236,7 +240,7 @@ function reducedView(ctx: ServerViewContext, server: ServerRow): Record<string, 
   if (v.atLeast('2.9')) out.locked = server.locked === 1;
   if (v.atLeast('2.19')) out.description = server.description;
   if (v.atLeast('2.26')) out.tags = parseJsonColumn<string[]>(server.tags, []);
-  if (v.atLeast('2.63')) out.trusted_image_certificates = null;
+  if (v.atLeast('2.63')) out.trusted_image_certificates = trustedCerts(server);
   if (v.atLeast('2.73')) out.locked_reason = server.locked_reason;
   return out;
 }

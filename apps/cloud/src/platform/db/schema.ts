@@ -246,6 +246,11 @@ export interface ServersTable {
   locked_by: string | null;
   /** The guest's encrypted password (os-server-password), null when none. */
   password: string | null;
+  // cloud-rebuild (migration 0100).
+  /** Base64 user data given at create or rebuild (2.57+). */
+  user_data: string | null;
+  /** JSON array of trusted image certificate ids (2.63+), null when none. */
+  trusted_certs: string | null;
 }
 
 export interface BlockDeviceMappingsTable {

@@ -69,6 +69,8 @@ async function insertServer(
       access_ip_v6: null,
       auto_disk_config: 0,
       password: null,
+      user_data: null,
+      trusted_certs: null,
       fault: null,
       created_at: now,
       updated_at: now,

@@ -19,6 +19,8 @@ import * as serverGroups from './0060_server_groups.js';
 // --- cloudv2: block storage and flavor gaps ---
 import * as volumeMessages from './0090_volume_messages.js';
 import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
+// cloud-rebuild: user data and trusted certificates on the server
+import * as serverRebuild from './0100_server_rebuild.js';
 // --- cloud-rescue ---
 import * as flavorProjects from './0105_flavor_projects.js';
 import * as migrationsTable from './0106_migrations.js';
@@ -54,6 +56,8 @@ export const migrations: Record<string, Migration> = {
   '0090_volume_messages': volumeMessages,
   // --- cloudv2: volume type encryption ---
   '0091_volume_type_encryption': volumeTypeEncryption,
+  // --- cloud-rebuild: user data and trusted certificates on the server ---
+  '0100_server_rebuild': serverRebuild,
   // --- cloud-rescue: the projects a private flavor is shared with ---
   '0105_flavor_projects': flavorProjects,
   // cloud-rescue: resizes and cold migrations, for os-migrations
