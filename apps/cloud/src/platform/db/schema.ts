@@ -580,3 +580,42 @@ export interface VolumeTypeEncryptionTable {
   created_at: string;
   updated_at: string | null;
 }
+
+// cloud-qos-transfer: QoS specs and volume transfers
+export interface Schema {
+  volume_qos_specs: VolumeQosSpecsTable;
+  volume_type_qos: VolumeTypeQosTable;
+  volume_transfers: VolumeTransfersTable;
+}
+
+/** Cinder's quality_of_service_specs: a named set of QoS keys for a consumer. */
+export interface VolumeQosSpecsTable {
+  id: string;
+  name: string;
+  /** front-end, back-end or both. */
+  consumer: string;
+  /** JSON object of string keys and values. */
+  specs: string;
+  created_at: string;
+}
+
+/** A volume type's qos_specs_id (at most one spec set per type). */
+export interface VolumeTypeQosTable {
+  volume_type_id: string;
+  qos_specs_id: string;
+}
+
+/** Cinder's transfers: a volume waiting to be accepted by another project. */
+export interface VolumeTransfersTable {
+  id: string;
+  volume_id: string;
+  /** The source project, the volume's owner when the transfer was made. */
+  project_id: string;
+  name: string | null;
+  salt: string;
+  /** sha1(salt + auth_key), hex: the key itself is shown once, at creation. */
+  crypt_hash: string;
+  no_snapshots: Bool;
+  created_at: string;
+}
+// --- end cloud-qos-transfer ---

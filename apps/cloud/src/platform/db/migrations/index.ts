@@ -19,6 +19,9 @@ import * as serverGroups from './0060_server_groups.js';
 // --- cloudv2: block storage and flavor gaps ---
 import * as volumeMessages from './0090_volume_messages.js';
 import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
+// cloud-qos-transfer: QoS specs and volume transfers
+import * as volumeQosSpecs from './0110_volume_qos_specs.js';
+import * as volumeTransfers from './0111_volume_transfers.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -47,4 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0090_volume_messages': volumeMessages,
   // --- cloudv2: volume type encryption ---
   '0091_volume_type_encryption': volumeTypeEncryption,
+  // cloud-qos-transfer: QoS specs and volume transfers
+  '0110_volume_qos_specs': volumeQosSpecs,
+  '0111_volume_transfers': volumeTransfers,
 };
