@@ -52,7 +52,10 @@ export type IdKind =
   | 'serverGroup'
   // --- cloudv2: block storage and flavor gaps ---
   | 'volumeMessage'
-  | 'encryptionKey';
+  | 'encryptionKey'
+  // cloud-qos-transfer: QoS specs and volume transfers
+  | 'qosSpecs'
+  | 'volumeTransfer';
 
 export interface CloudFixtures {
   admin: Session;
@@ -303,6 +306,26 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     spareMessageIds.push(...own.slice(1));
   }
 
+  // cloud-qos-transfer: a QoS spec set (and a spare to delete) and a transfer of a volume of its own.
+  const qosSpecsId = (
+    await ok(tc, 'POST', `${admin.volumeBase}/qos-specs`, a, {
+      qos_specs: { name: 'fuzz-qos', read_iops_sec: '100' },
+    })
+  ).qos_specs.id as string;
+  const spareQosSpecsId = (
+    await ok(tc, 'POST', `${admin.volumeBase}/qos-specs`, a, { qos_specs: { name: 'fuzz-qos-spare' } })
+  ).qos_specs.id as string;
+  const transferVolume = await ok(tc, 'POST', `${member.volumeBase}/volumes`, member.token, {
+    volume: { size: 1, name: 'fuzz-transfer' },
+  });
+  await tc.settle();
+  const transferId = (
+    await ok(tc, 'POST', `${member.volumeBase}/os-volume-transfer`, member.token, {
+      transfer: { volume_id: transferVolume.volume.id },
+    })
+  ).transfer.id as string;
+  // --- end cloud-qos-transfer ---
+
   return {
     admin,
     member,
@@ -344,6 +367,9 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // --- cloudv2: block storage and flavor gaps ---
       volumeMessage: messageIds,
       encryptionKey: ['provider', 'cipher', 'fuzz-missing'],
+      // cloud-qos-transfer: QoS specs and volume transfers
+      qosSpecs: [qosSpecsId],
+      volumeTransfer: [transferId],
     },
     identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
     expendable: {
@@ -365,6 +391,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       serverGroup: spareServerGroups,
       // --- cloudv2: block storage and flavor gaps ---
       volumeMessage: spareMessageIds,
+      // cloud-qos-transfer: QoS specs and volume transfers
+      qosSpecs: [spareQosSpecsId],
     },
     fuzzUser: {
       id: user,

@@ -729,6 +729,47 @@ export const cloudEndpoints: Endpoint[] = [
     }),
   }),
   // --- end cloudc2 ---
+  // cloud-qos-transfer: QoS specs and volume transfers
+  E('GET /volume/v3/:projectId/qos-specs'),
+  E('POST /volume/v3/:projectId/qos-specs', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      qos_specs: {
+        name: `fuzz-qos-${n}`,
+        consumer: pick(n, ['front-end', 'back-end', 'both']),
+        total_iops_sec: '9',
+      },
+    }),
+  }),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId'),
+  E('PUT /volume/v3/:projectId/qos-specs/:qosId', {
+    version: VOLUME,
+    body: ({ n }) => ({ qos_specs: pick(n, [{ read_iops_sec: `${n % 7}` }, { consumer: 'both' }]) }),
+  }),
+  E('PUT /volume/v3/:projectId/qos-specs/:qosId/delete_keys', {
+    version: VOLUME,
+    body: ({ n }) => ({ keys: [pick(n, ['read_iops_sec', 'total_iops_sec', 'fuzz-missing'])] }),
+  }),
+  E('DELETE /volume/v3/:projectId/qos-specs/:qosId'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/associations'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/associate'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/disassociate'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/disassociate_all'),
+  ...(['os-volume-transfer', 'volume-transfers'] as const).flatMap((resource) => [
+    E(`GET /volume/v3/:projectId/${resource}`),
+    E(`GET /volume/v3/:projectId/${resource}/detail`),
+    E(`POST /volume/v3/:projectId/${resource}`, {
+      version: VOLUME,
+      body: (c) => ({ transfer: { volume_id: pick(c.n, volumesOf(c)), name: `fuzz-transfer-${c.n}` } }),
+    }),
+    E(`GET /volume/v3/:projectId/${resource}/:transferId`),
+    E(`DELETE /volume/v3/:projectId/${resource}/:transferId`),
+    E(`POST /volume/v3/:projectId/${resource}/:transferId/accept`, {
+      version: VOLUME,
+      body: ({ n }) => ({ accept: { auth_key: pick(n, ['0123456789abcdef', 'fuzz-key']) } }),
+    }),
+  ]),
+  // --- end cloud-qos-transfer ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -789,6 +830,10 @@ export function idKindOf(path: string, param: string): IdKind {
     tags: 'typeSpecKey',
     // --- cloudv2: block storage and flavor gaps ---
     messages: 'volumeMessage',
+    // cloud-qos-transfer: QoS specs and volume transfers
+    'qos-specs': 'qosSpecs',
+    'os-volume-transfer': 'volumeTransfer',
+    'volume-transfers': 'volumeTransfer',
   };
   // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
   if (service === 'volume' && before === 'encryption') {
