@@ -1577,6 +1577,75 @@ const rows: Row[] = [
       },
     ];
   }),
+  // cloud-qos-transfer: Keystone services, endpoints and regions for admins (policy before lookup)
+  {
+    route: 'POST /identity/v3/services',
+    expect: adminOnly(201, keystonePolicy('create_service')),
+    probe: () => ({ path: '/identity/v3/services', body: { service: { type: uniqueName('authz-type') } } }),
+  },
+  {
+    route: 'PATCH /identity/v3/services/:serviceId',
+    expect: adminOnly(200, keystonePolicy('update_service')),
+    probe: async () => ({
+      path: `/identity/v3/services/${await freshCatalogService()}`,
+      body: { service: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/services/:serviceId',
+    expect: adminOnly(204, keystonePolicy('delete_service')),
+    probe: async () => ({ path: `/identity/v3/services/${await freshCatalogService()}` }),
+  },
+  {
+    route: 'POST /identity/v3/endpoints',
+    expect: adminOnly(201, keystonePolicy('create_endpoint')),
+    probe: async () => ({
+      path: '/identity/v3/endpoints',
+      body: {
+        endpoint: {
+          service_id: await freshCatalogService(),
+          interface: 'public',
+          url: 'http://authz.example/',
+        },
+      },
+    }),
+  },
+  {
+    route: 'PATCH /identity/v3/endpoints/:endpointId',
+    expect: adminOnly(200, keystonePolicy('update_endpoint')),
+    probe: async () => ({
+      path: `/identity/v3/endpoints/${await freshCatalogEndpoint()}`,
+      body: { endpoint: { enabled: false } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/endpoints/:endpointId',
+    expect: adminOnly(204, keystonePolicy('delete_endpoint')),
+    probe: async () => ({ path: `/identity/v3/endpoints/${await freshCatalogEndpoint()}` }),
+  },
+  {
+    route: 'POST /identity/v3/regions',
+    expect: adminOnly(201, keystonePolicy('create_region')),
+    probe: () => ({ path: '/identity/v3/regions', body: { region: { id: uniqueName('authz-region') } } }),
+  },
+  {
+    route: 'PUT /identity/v3/regions/:regionId',
+    expect: adminOnly(201, keystonePolicy('create_region')),
+    probe: () => ({ path: `/identity/v3/regions/${uniqueName('authz-region')}`, body: { region: {} } }),
+  },
+  {
+    route: 'PATCH /identity/v3/regions/:regionId',
+    expect: adminOnly(200, keystonePolicy('update_region')),
+    probe: async () => ({
+      path: `/identity/v3/regions/${await freshRegion()}`,
+      body: { region: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/regions/:regionId',
+    expect: adminOnly(204, keystonePolicy('delete_region')),
+    probe: async () => ({ path: `/identity/v3/regions/${await freshRegion()}` }),
+  },
   // --- end cloud-qos-transfer ---
 ];
 
@@ -2490,4 +2559,26 @@ const demoTransfer = memo(async () => {
   demoTransferId = t.id;
   return t;
 });
+// --- end cloud-qos-transfer ---
+// cloud-qos-transfer: a service, an endpoint and a region of the admin's, for the catalog rows
+async function freshCatalogService(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/services', {
+    body: { service: { type: uniqueName('authz-type') } },
+  });
+  return res.body.service.id as string;
+}
+async function freshCatalogEndpoint(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/endpoints', {
+    body: {
+      endpoint: { service_id: await freshCatalogService(), interface: 'admin', url: 'http://authz.example/' },
+    },
+  });
+  return res.body.endpoint.id as string;
+}
+async function freshRegion(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/regions', {
+    body: { region: { id: uniqueName('authz-region') } },
+  });
+  return res.body.region.id as string;
+}
 // --- end cloud-qos-transfer ---

@@ -324,6 +324,30 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       transfer: { volume_id: transferVolume.volume.id },
     })
   ).transfer.id as string;
+  // A service with an endpoint and a region of the fuzz's to change, and spares to delete.
+  const catalogWritable = {
+    catalogService: [] as string[],
+    catalogEndpoint: [] as string[],
+    region: [] as string[],
+  };
+  const catalogExpendable = {
+    catalogService: [] as string[],
+    catalogEndpoint: [] as string[],
+    region: [] as string[],
+  };
+  for (const into of [catalogWritable, catalogExpendable, catalogExpendable]) {
+    const svc = (await ok(tc, 'POST', '/identity/v3/services', a, { service: { type: 'fuzz-type' } })).service
+      .id;
+    const ep = (
+      await ok(tc, 'POST', '/identity/v3/endpoints', a, {
+        endpoint: { service_id: svc, interface: 'public', url: 'http://fuzz.example/' },
+      })
+    ).endpoint.id;
+    const region = (await ok(tc, 'POST', '/identity/v3/regions', a, { region: {} })).region.id;
+    into.catalogService.push(svc);
+    into.catalogEndpoint.push(ep);
+    into.region.push(region);
+  }
   // --- end cloud-qos-transfer ---
 
   return {
@@ -371,7 +395,14 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       qosSpecs: [qosSpecsId],
       volumeTransfer: [transferId],
     },
-    identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
+    identityWritable: {
+      project: [project],
+      user: [user],
+      role: [role],
+      domain: ['default'],
+      // cloud-qos-transfer: Keystone catalog entries of the fuzz's own
+      ...catalogWritable,
+    },
     expendable: {
       project: spareProjects,
       user: spareUsers,
@@ -393,6 +424,7 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeMessage: spareMessageIds,
       // cloud-qos-transfer: QoS specs and volume transfers
       qosSpecs: [spareQosSpecsId],
+      ...catalogExpendable,
     },
     fuzzUser: {
       id: user,

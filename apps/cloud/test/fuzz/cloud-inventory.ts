@@ -769,6 +769,34 @@ export const cloudEndpoints: Endpoint[] = [
       body: ({ n }) => ({ accept: { auth_key: pick(n, ['0123456789abcdef', 'fuzz-key']) } }),
     }),
   ]),
+  // Keystone services, endpoints and regions for admins.
+  E('POST /identity/v3/services', {
+    body: ({ n }) => ({
+      service: { type: `fuzz-type-${n}`, ...pick(n, [{}, { name: 'fuzz-svc', enabled: false }]) },
+    }),
+  }),
+  E('PATCH /identity/v3/services/:serviceId', {
+    body: ({ n }) => ({ service: pick(n, [{ description: `d${n}` }, { enabled: n % 2 === 0 }]) }),
+  }),
+  E('DELETE /identity/v3/services/:serviceId'),
+  E('POST /identity/v3/endpoints', {
+    body: ({ fx, n }) => ({
+      endpoint: {
+        service_id: pick(n, fx.ids.catalogService),
+        interface: pick(n, ['public', 'internal', 'admin']),
+        url: `http://fuzz.example/${n}`,
+        ...pick(n >> 2, [{}, { region_id: 'RegionOne' }]),
+      },
+    }),
+  }),
+  E('PATCH /identity/v3/endpoints/:endpointId', {
+    body: ({ n }) => ({ endpoint: pick(n, [{ url: `http://fuzz.example/${n}` }, { enabled: false }]) }),
+  }),
+  E('DELETE /identity/v3/endpoints/:endpointId'),
+  E('POST /identity/v3/regions', { body: ({ n }) => ({ region: { id: `fuzz-region-${n}` } }) }),
+  E('PUT /identity/v3/regions/:regionId', { body: ({ n }) => ({ region: { description: `d${n}` } }) }),
+  E('PATCH /identity/v3/regions/:regionId', { body: ({ n }) => ({ region: { description: `d${n}` } }) }),
+  E('DELETE /identity/v3/regions/:regionId'),
   // --- end cloud-qos-transfer ---
 ];
 

@@ -257,3 +257,133 @@ describe('volume transfers (captures 920-929)', () => {
     expect(missing.body.itemNotFound.message).toBe(`Transfer ${id} could not be found.`);
   });
 });
+
+describe('Keystone services, endpoints and regions for admins (captures 930-939)', () => {
+  it('creates, changes and deletes what admins add, and tokens list the added endpoints', async () => {
+    const created = await replay(930, admin, '/identity/v3/services', { exact: ['$.error'] });
+    expect(created.diffs).toEqual([]);
+    const serviceId = created.res.body.service.id as string;
+    expect(created.res.body.service).toMatchObject({
+      name: 'golden-svc',
+      description: 'golden service',
+      type: 'golden-type',
+      enabled: true,
+    });
+    expect((await replay(931, demo, '/identity/v3/services', { exact: ['$.error'] })).diffs).toEqual([]);
+
+    const endpoint = await replay(933, admin, '/identity/v3/endpoints', {
+      body: {
+        endpoint: {
+          service_id: serviceId,
+          interface: 'public',
+          url: 'http://example.com/golden',
+          region_id: 'RegionOne',
+        },
+      },
+    });
+    expect(endpoint.diffs).toEqual([]);
+    const endpointId = endpoint.res.body.endpoint.id as string;
+
+    // A new token's catalog lists the service with its endpoint.
+    const token = await http(tc, 'POST', '/identity/v3/auth/tokens', {
+      body: {
+        auth: {
+          identity: {
+            methods: ['password'],
+            password: { user: { name: 'demo', domain: { id: 'default' }, password: 'demo' } },
+          },
+          scope: { project: { name: 'demo', domain: { id: 'default' } } },
+        },
+      },
+    });
+    const entry = (token.body.token.catalog as { id: string; endpoints: { url: string }[] }[]).find(
+      (s) => s.id === serviceId,
+    );
+    expect(entry?.endpoints.map((e) => e.url)).toEqual(['http://example.com/golden']);
+
+    const bad = await replay(934, admin, '/identity/v3/endpoints', {
+      exact: ['$.error'],
+      body: { endpoint: { service_id: serviceId, interface: 'outer', url: 'http://example.com/golden' } },
+    });
+    expect(bad.diffs).toEqual([]);
+    expect(
+      (await replay(935, admin, `/identity/v3/endpoints/${endpointId}`)).res.body.endpoint,
+    ).toMatchObject({ url: 'http://example.com/golden2', enabled: false });
+
+    const disabled = await replay(932, admin, `/identity/v3/services/${serviceId}`);
+    expect(disabled.diffs).toEqual([]);
+    expect(disabled.res.body.service.enabled).toBe(false);
+
+    const region = await replay(936, admin, '/identity/v3/regions', {
+      exact: ['$.region.description', '$.region.parent_region_id'],
+    });
+    expect(region.diffs).toEqual([]);
+    expect((await replay(937, admin, '/identity/v3/regions', { exact: ['$.error'] })).diffs).toEqual([]);
+    expect((await replay(938, admin, `/identity/v3/endpoints/${endpointId}`)).diffs).toEqual([]);
+    expect((await replay(939, admin, '/identity/v3/services', { exact: ['$.error'] })).diffs).toEqual([]);
+  });
+
+  it('answers refusals with Keystone’s messages, cascades deletes, and keeps the cloud’s own entries', async () => {
+    const send = (method: string, path: string, body?: unknown) =>
+      http(tc, method, path, { token: admin.token, ...(body !== undefined ? { body } : {}) });
+    const service = (await send('POST', '/identity/v3/services', { service: { type: 'golden-t2' } })).body
+      .service;
+    expect(service).not.toHaveProperty('name');
+    const bodyOf = (extra: Record<string, unknown>) => ({
+      endpoint: { service_id: service.id, interface: 'internal', url: 'http://example.com/g', ...extra },
+    });
+    const NOT_COMPLY =
+      'The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.';
+    const missingService = await send('POST', '/identity/v3/endpoints', bodyOf({ service_id: 'nosuch' }));
+    expect(missingService.body.error.message).toBe(
+      `Expecting to find endpoint service_id in service table. ${NOT_COMPLY}`,
+    );
+    const missingRegion = await send('POST', '/identity/v3/endpoints', bodyOf({ region_id: 'nosuch' }));
+    expect(missingRegion.body.error.message).toBe(
+      `Expecting to find endpoint region_id in region table. ${NOT_COMPLY}`,
+    );
+    const noRegion = await send('POST', '/identity/v3/endpoints', bodyOf({}));
+    expect(noRegion.status).toBe(201);
+    expect(noRegion.body.endpoint).toMatchObject({ region_id: null, region: null });
+    expect(
+      (await send('PATCH', '/identity/v3/services/nosuch', { service: { id: 'x' } })).body.error.message,
+    ).toBe('Cannot change ID');
+    // A service's endpoints go with it.
+    expect((await send('DELETE', `/identity/v3/services/${service.id}`)).status).toBe(204);
+    expect((await send('GET', `/identity/v3/endpoints/${noRegion.body.endpoint.id}`)).status).toBe(404);
+
+    // A region's children go with it; a missing parent is a 404.
+    expect((await send('POST', '/identity/v3/regions', { region: { id: 'golden-parent' } })).status).toBe(
+      201,
+    );
+    const child = await send('POST', '/identity/v3/regions', {
+      region: { id: 'golden-child', parent_region_id: 'golden-parent' },
+    });
+    expect(child.body.region).toMatchObject({
+      id: 'golden-child',
+      description: '',
+      parent_region_id: 'golden-parent',
+    });
+    const orphan = await send('POST', '/identity/v3/regions', {
+      region: { id: 'golden-orphan', parent_region_id: 'nosuch' },
+    });
+    expect({ status: orphan.status, message: orphan.body.error.message }).toEqual({
+      status: 404,
+      message: 'Could not find region: nosuch.',
+    });
+    expect((await send('DELETE', '/identity/v3/regions/golden-parent')).status).toBe(204);
+    expect((await send('GET', '/identity/v3/regions/golden-child')).status).toBe(404);
+    const put = await send('PUT', '/identity/v3/regions/golden-put', { region: { description: 'put' } });
+    expect(put.status).toBe(201);
+    expect(
+      (await send('PATCH', '/identity/v3/regions/golden-put', { region: { description: 'changed' } })).body
+        .region.description,
+    ).toBe('changed');
+
+    // The cloud's own services stay: refused as immutable, still listed and in the catalog.
+    const own = (await send('GET', '/identity/v3/services?type=compute')).body.services[0];
+    const refused = await send('DELETE', `/identity/v3/services/${own.id}`);
+    expect(refused.status).toBe(403);
+    expect((await send('GET', `/identity/v3/services/${own.id}`)).status).toBe(200);
+  });
+});

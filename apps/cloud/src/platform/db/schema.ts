@@ -586,6 +586,9 @@ export interface Schema {
   volume_qos_specs: VolumeQosSpecsTable;
   volume_type_qos: VolumeTypeQosTable;
   volume_transfers: VolumeTransfersTable;
+  catalog_regions: CatalogRegionsTable;
+  catalog_services: CatalogServicesTable;
+  catalog_endpoints: CatalogEndpointsTable;
 }
 
 /** Cinder's quality_of_service_specs: a named set of QoS keys for a consumer. */
@@ -617,5 +620,31 @@ export interface VolumeTransfersTable {
   crypt_hash: string;
   no_snapshots: Bool;
   created_at: string;
+}
+
+/** Keystone's regions (RegionOne, seeded, and what admins add). */
+export interface CatalogRegionsTable {
+  id: string;
+  description: string;
+  parent_region_id: string | null;
+}
+
+/** Keystone's services added by admins (the cloud's own are derived from its URL). */
+export interface CatalogServicesTable {
+  id: string;
+  type: string;
+  name: string | null;
+  description: string | null;
+  enabled: Bool;
+}
+
+/** Keystone's endpoints added by admins. */
+export interface CatalogEndpointsTable {
+  id: string;
+  service_id: string;
+  interface: string;
+  region_id: string | null;
+  url: string;
+  enabled: Bool;
 }
 // --- end cloud-qos-transfer ---

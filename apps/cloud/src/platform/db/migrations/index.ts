@@ -22,6 +22,7 @@ import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
 // cloud-qos-transfer: QoS specs and volume transfers
 import * as volumeQosSpecs from './0110_volume_qos_specs.js';
 import * as volumeTransfers from './0111_volume_transfers.js';
+import * as identityCatalog from './0112_identity_catalog.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   // cloud-qos-transfer: QoS specs and volume transfers
   '0110_volume_qos_specs': volumeQosSpecs,
   '0111_volume_transfers': volumeTransfers,
+  '0112_identity_catalog': identityCatalog,
 };
