@@ -101,6 +101,8 @@ export function createTransfersService(store: Store) {
      * (and its snapshots, unless the transfer says otherwise) change owner in one transaction.
      */
     async accept(caller: Caller, id: string, authKey: string): Promise<TransferRow> {
+      // transfer/api.py accept authorizes before it looks the transfer up (any project may accept).
+      assertProjectWriter(caller, 'volume:accept_transfer');
       return store.transaction(async (tx) => {
         const t = await transfersStore.byId(tx, id);
         if (!t) throw transferNotFound(id);
@@ -109,7 +111,6 @@ export function createTransfersService(store: Store) {
         if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
           throw badRequest(`Invalid auth key: Attempt to transfer ${id} with invalid auth key.`);
         }
-        assertProjectWriter(caller, 'volume:accept_transfer');
         const volume = await volumesStore.lockById(store, tx, t.volume_id);
         if (!volume) throw volumeNotFound(t.volume_id);
         await checkVolumeQuota(tx, caller.projectId, volume.volume_type_id, volume.size, true, volume.size);

@@ -1,0 +1,83 @@
+import { describe, expect } from 'vitest';
+import type { Session, TestCloud } from '../../helpers/cloud.js';
+import { cloudTest } from '../../helpers/cloud-test.js';
+import { fault, volumeClient } from './volume-api-helpers.js';
+
+/**
+ * Volume transfers' rules beyond the captures: only an available volume moves, the accepting
+ * project's quota is checked first (nothing changes when it refuses), snapshots move with the
+ * volume unless `no_snapshots`, and the new API is not there below 3.55.
+ */
+let tc: TestCloud;
+let adminSession: Session;
+let demoSession: Session;
+let d: ReturnType<typeof volumeClient>;
+let a: ReturnType<typeof volumeClient>;
+
+const it = cloudTest();
+it.beforeAll(async ({ tc: cloud, demo, admin }) => {
+  tc = cloud;
+  adminSession = admin;
+  demoSession = demo;
+  d = volumeClient(tc, demo);
+  a = volumeClient(tc, admin);
+});
+
+async function offer(volumeId: string, extra: Record<string, unknown> = {}) {
+  const res = await d.call('POST', '/volume-transfers', {
+    version: '3.57',
+    body: { transfer: { volume_id: volumeId, ...extra } },
+  });
+  expect(res.status, res.text).toBe(202);
+  return res.body.transfer as { id: string; auth_key: string };
+}
+
+describe('volume transfers', () => {
+  it('refuses an attached volume and hides volume-transfers below 3.55', async () => {
+    const id = await d.createVolume();
+    await d.attach(id);
+    const res = await d.call('POST', '/os-volume-transfer', { body: { transfer: { volume_id: id } } });
+    expect(res.body).toEqual(fault(400, 'Invalid volume: status must be available'));
+    const old = await d.call('GET', '/volume-transfers', { version: '3.54' });
+    expect(old.status).toBe(404);
+  });
+
+  it('checks the accepting project’s quota before anything moves', async () => {
+    const id = await d.createVolume();
+    const t = await offer(id);
+    const quotas = `/os-quota-sets/${adminSession.projectId}`;
+    const before = (await a.call('GET', quotas)).body.quota_set.volumes as number;
+    expect((await a.call('PUT', quotas, { body: { quota_set: { volumes: 0 } } })).status).toBe(200);
+    try {
+      const refused = await a.call('POST', `/volume-transfers/${t.id}/accept`, {
+        version: '3.57',
+        body: { accept: { auth_key: t.auth_key } },
+      });
+      expect(refused.status).toBe(413);
+      expect((await d.show(id)).status).toBe('awaiting-transfer');
+      expect((await d.call('GET', `/volume-transfers/${t.id}`, { version: '3.57' })).status).toBe(200);
+    } finally {
+      await a.call('PUT', quotas, { body: { quota_set: { volumes: before } } });
+    }
+  });
+
+  it('moves the snapshots with the volume unless no_snapshots', async () => {
+    for (const noSnapshots of [false, true]) {
+      const id = await d.createVolume();
+      const snap = await d.call('POST', '/snapshots', { body: { snapshot: { volume_id: id } } });
+      expect(snap.status, snap.text).toBe(202);
+      await tc.settle();
+      const t = await offer(id, { no_snapshots: noSnapshots });
+      const accepted = await a.call('POST', `/volume-transfers/${t.id}/accept`, {
+        version: '3.57',
+        body: { accept: { auth_key: t.auth_key } },
+      });
+      expect(accepted.status, accepted.text).toBe(202);
+      const snapshotId = snap.body.snapshot.id as string;
+      const asAdmin = await a.call('GET', `/snapshots/${snapshotId}`);
+      expect(asAdmin.body.snapshot['os-extended-snapshot-attributes:project_id']).toBe(
+        noSnapshots ? demoSession.projectId : adminSession.projectId,
+      );
+    }
+  });
+});
