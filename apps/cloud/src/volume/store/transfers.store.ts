@@ -19,8 +19,4 @@ export const transfersStore = {
   insert: (db: Db, row: TransferRow) => db.insertInto('volume_transfers').values(row).execute(),
 
   delete: (db: Db, id: string) => db.deleteFrom('volume_transfers').where('id', '=', id).execute(),
-
-  /** A deleted volume takes its pending transfer with it. */
-  deleteForVolume: (db: Db, volumeId: string) =>
-    db.deleteFrom('volume_transfers').where('volume_id', '=', volumeId).execute(),
 };

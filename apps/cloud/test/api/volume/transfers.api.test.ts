@@ -80,4 +80,14 @@ describe('volume transfers', () => {
       );
     }
   });
+
+  it('refuses to delete a volume awaiting transfer; a forced delete takes the transfer with it', async () => {
+    const id = await d.createVolume();
+    const t = await offer(id);
+    expect((await d.call('DELETE', `/volumes/${id}`)).status).toBe(400);
+    const forced = await a.action(id, { 'os-force_delete': {} });
+    expect(forced.status, forced.text).toBe(202);
+    await tc.settle();
+    expect((await d.call('GET', `/volume-transfers/${t.id}`, { version: '3.57' })).status).toBe(404);
+  });
 });
