@@ -33,8 +33,8 @@ export function createTransfersService(store: Store) {
   const db = store.db;
 
   /** transfer_get: admins see every project's transfers, others their own project's. */
-  async function visible(caller: Caller, id: string, tx = db): Promise<TransferRow> {
-    const t = await transfersStore.byId(tx, id);
+  async function visible(caller: Caller, id: string, tx = db, lock = false): Promise<TransferRow> {
+    const t = lock ? await transfersStore.lockById(store, tx, id) : await transfersStore.byId(tx, id);
     if (!t || (!caller.isAdmin && t.project_id !== caller.projectId)) throw transferNotFound(id);
     return t;
   }
@@ -86,7 +86,7 @@ export function createTransfersService(store: Store) {
     /** The owner withdraws the offer: the volume is `available` again. */
     async delete(caller: Caller, id: string): Promise<void> {
       await store.transaction(async (tx) => {
-        const t = await visible(caller, id, tx);
+        const t = await visible(caller, id, tx, true);
         assertProjectWriter(caller, 'volume:delete_transfer');
         await transfersStore.delete(tx, t.id);
         const volume = await volumesStore.lockById(store, tx, t.volume_id);
@@ -104,7 +104,7 @@ export function createTransfersService(store: Store) {
       // transfer/api.py accept authorizes before it looks the transfer up (any project may accept).
       assertProjectWriter(caller, 'volume:accept_transfer');
       return store.transaction(async (tx) => {
-        const t = await transfersStore.byId(tx, id);
+        const t = await transfersStore.lockById(store, tx, id);
         if (!t) throw transferNotFound(id);
         const given = Buffer.from(cryptHash(t.salt, authKey));
         const stored = Buffer.from(t.crypt_hash);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import type { Store } from '../../platform/db/store.js';
 
 type Db = Kysely<Schema>;
 export type TransferRow = Schema['volume_transfers'];
@@ -8,6 +9,10 @@ export type TransferRow = Schema['volume_transfers'];
 export const transfersStore = {
   byId: (db: Db, id: string) =>
     db.selectFrom('volume_transfers').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  /** Reads a transfer and, on PostgreSQL, locks it: of two accepts (or an accept and a delete) one wins. */
+  lockById: (store: Store, tx: Db, id: string) =>
+    store.forUpdate(tx.selectFrom('volume_transfers').selectAll().where('id', '=', id)).executeTakeFirst(),
 
   /** One project's transfers (every project's when null), newest first. */
   list: (db: Db, projectId: string | null) => {

@@ -90,4 +90,17 @@ describe('volume transfers', () => {
     await tc.settle();
     expect((await d.call('GET', `/volume-transfers/${t.id}`, { version: '3.57' })).status).toBe(404);
   });
+
+  it('lets one of two simultaneous accepts win; the other finds no transfer', async () => {
+    const id = await d.createVolume();
+    const t = await offer(id);
+    const accept = () =>
+      a.call('POST', `/volume-transfers/${t.id}/accept`, {
+        version: '3.57',
+        body: { accept: { auth_key: t.auth_key } },
+      });
+    const statuses = (await Promise.all([accept(), accept()])).map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 404]);
+    expect((await a.show(id)).status).toBe('available');
+  });
 });
