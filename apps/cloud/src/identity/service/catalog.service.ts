@@ -12,7 +12,7 @@ import {
 } from '../schemas/catalog.schemas.js';
 import { validated } from '../schemas/validation.js';
 import { catalogStore, type EndpointRow, type RegionRow, type ServiceRow } from '../store/catalog.store.js';
-import type { Db } from '../store/db.js';
+import { type Db, isUniqueViolation } from '../store/db.js';
 import {
   builtInEndpoints,
   builtInServices,
@@ -251,13 +251,20 @@ export const catalogService = {
       description: body.description ?? '',
       parent_region_id: body.parent_region_id ?? null,
     };
-    await store.transaction(async (tx) => {
-      if (row.parent_region_id !== null && !(await catalogStore.regionById(tx, row.parent_region_id))) {
-        throw regionNotFound(row.parent_region_id);
-      }
-      if (await catalogStore.regionById(tx, row.id)) throw conflict('region', `Duplicate ID, ${row.id}.`);
-      await catalogStore.insertRegion(tx, row);
-    });
+    const duplicate = () => conflict('region', `Duplicate ID, ${row.id}.`);
+    try {
+      await store.transaction(async (tx) => {
+        if (row.parent_region_id !== null && !(await catalogStore.regionById(tx, row.parent_region_id))) {
+          throw regionNotFound(row.parent_region_id);
+        }
+        if (await catalogStore.regionById(tx, row.id)) throw duplicate();
+        await catalogStore.insertRegion(tx, row);
+      });
+    } catch (err) {
+      // A simultaneous create of the same id got there first.
+      if (isUniqueViolation(err)) throw duplicate();
+      throw err;
+    }
     return regionOf(row);
   },
 

@@ -15,6 +15,15 @@ const DEFAULT_CONSUMER = 'back-end';
 const INVALID_CONSUMER =
   "Invalid qos specs: Valid consumer of QoS specs are: QoSConsumerValues(default=<class 'oslo_versionedobjects.fields.UnspecifiedDefault'>,nullable=False,valid_values=('back-end', 'front-end', 'both'))";
 
+/** A unique constraint refused the row (PostgreSQL 23505, SQLite's UNIQUE constraint error). */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  if (!e) return false;
+  if (e.code === '23505' || (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed')))
+    return true;
+  return e.cause !== undefined && e.cause !== err && isUniqueViolation(e.cause);
+}
+
 const qosNotFound = (id: string) => notFound(`No such QoS spec ${id}.`);
 const typeNotFound = (id: string) => notFound(`Volume type ${id} could not be found.`);
 
@@ -85,18 +94,25 @@ export function createQosSpecsService(store: Store) {
       }
       assertConsumer(consumer);
       const trimmed = name.trim();
-      return store.transaction(async (tx) => {
-        if (await qosSpecsStore.byName(tx, trimmed)) throw conflict(`QoS Specs ${trimmed} already exists.`);
-        const id = newUuid();
-        await qosSpecsStore.insert(tx, {
-          id,
-          name: trimmed,
-          consumer,
-          specs: JSON.stringify(keys),
-          created_at: nowIso(),
+      const exists = () => conflict(`QoS Specs ${trimmed} already exists.`);
+      try {
+        return await store.transaction(async (tx) => {
+          if (await qosSpecsStore.byName(tx, trimmed)) throw exists();
+          const id = newUuid();
+          await qosSpecsStore.insert(tx, {
+            id,
+            name: trimmed,
+            consumer,
+            specs: JSON.stringify(keys),
+            created_at: nowIso(),
+          });
+          return mustGet(id, tx);
         });
-        return mustGet(id, tx);
-      });
+      } catch (err) {
+        // A simultaneous create of the same name got there first (the name is unique).
+        if (isUniqueViolation(err)) throw exists();
+        throw err;
+      }
     },
 
     /** PUT /qos-specs/{id}: adds or replaces keys; `consumer` changes the consumer. */
@@ -163,7 +179,14 @@ export function createQosSpecsService(store: Store) {
             `Invalid volume type: Type ${typeId} is already associated with another qos specs: ${current}`,
           );
         }
+        // ON CONFLICT DO NOTHING: a simultaneous associate may have won; its choice is then checked.
         await qosSpecsStore.associate(tx, typeId, id);
+        const now = await qosSpecsStore.specsIdOfType(tx, typeId);
+        if (now !== id) {
+          throw badRequest(
+            `Invalid volume type: Type ${typeId} is already associated with another qos specs: ${now}`,
+          );
+        }
       });
     },
 

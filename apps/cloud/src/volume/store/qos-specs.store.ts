@@ -63,7 +63,11 @@ export const qosSpecsStore = {
   },
 
   associate: (db: Db, typeId: string, qosSpecsId: string) =>
-    db.insertInto('volume_type_qos').values({ volume_type_id: typeId, qos_specs_id: qosSpecsId }).execute(),
+    db
+      .insertInto('volume_type_qos')
+      .values({ volume_type_id: typeId, qos_specs_id: qosSpecsId })
+      .onConflict((oc) => oc.column('volume_type_id').doNothing())
+      .execute(),
 
   /** Clears the type's association only when it is with this spec set, as Cinder does. */
   disassociate: (db: Db, typeId: string, qosSpecsId: string) =>

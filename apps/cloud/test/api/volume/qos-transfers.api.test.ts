@@ -4,7 +4,7 @@ import { cloudTest } from '../../helpers/cloud-test.js';
 import { fault, volumeClient } from './volume-api-helpers.js';
 
 /**
- * Volume transfers' rules beyond the captures: only an available volume moves, the accepting
+ * QoS specs and volume transfers under simultaneous requests, and transfers' rules beyond the captures: only an available volume moves, the accepting
  * project's quota is checked first (nothing changes when it refuses), snapshots move with the
  * volume unless `no_snapshots`, and the new API is not there below 3.55.
  */
@@ -102,5 +102,25 @@ describe('volume transfers', () => {
     const statuses = (await Promise.all([accept(), accept()])).map((r) => r.status).sort();
     expect(statuses).toEqual([202, 404]);
     expect((await a.show(id)).status).toBe('available');
+  });
+});
+
+describe('QoS specs under simultaneous requests', () => {
+  it('answers a simultaneous create of one name with one 200 and one 409, never a 500', async () => {
+    const create = () => a.call('POST', '/qos-specs', { body: { qos_specs: { name: 'race-qos' } } });
+    const statuses = (await Promise.all([create(), create()])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+  });
+
+  it('lets two sets race to associate one type: one wins, the other gets Cinder’s 400', async () => {
+    const make = async (name: string) =>
+      (await a.call('POST', '/qos-specs', { body: { qos_specs: { name } } })).body.qos_specs.id as string;
+    const [q1, q2] = [await make('race-a'), await make('race-b')];
+    const type = await a.call('POST', '/types', { body: { volume_type: { name: 'race-type' } } });
+    const typeId = type.body.volume_type.id as string;
+    const results = await Promise.all(
+      [q1, q2].map((q) => a.call('GET', `/qos-specs/${q}/associate?vol_type_id=${typeId}`)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([202, 400]);
   });
 });
