@@ -371,6 +371,24 @@ describe('Keystone services, endpoints and regions for admins (captures 930-939)
       status: 404,
       message: 'Could not find region: nosuch.',
     });
+    // A region whose tree holds an endpoint stays (RegionOne holds the cloud's own).
+    const used = await send('POST', '/identity/v3/endpoints', {
+      endpoint: {
+        service_id: (await send('GET', '/identity/v3/services?type=compute')).body.services[0].id,
+        interface: 'public',
+        url: 'http://example.com/c',
+        region_id: 'golden-child',
+      },
+    });
+    expect(used.status).toBe(201);
+    const held = await send('DELETE', '/identity/v3/regions/golden-parent');
+    expect({ status: held.status, message: held.body.error.message }).toEqual({
+      status: 403,
+      message:
+        'Unable to delete region golden-parent because it or its child regions have associated endpoints.',
+    });
+    expect((await send('DELETE', '/identity/v3/regions/RegionOne')).status).toBe(403);
+    expect((await send('DELETE', `/identity/v3/endpoints/${used.body.endpoint.id}`)).status).toBe(204);
     expect((await send('DELETE', '/identity/v3/regions/golden-parent')).status).toBe(204);
     expect((await send('GET', '/identity/v3/regions/golden-child')).status).toBe(404);
     const put = await send('PUT', '/identity/v3/regions/golden-put', { region: { description: 'put' } });

@@ -1,7 +1,14 @@
 import type { Store } from '../../platform/db/store.js';
 import type { AuthContext } from '../../platform/http/context.js';
 import { newHexId } from '../../platform/ids.js';
-import { conflict, expectingToFind, immutable, notFound, validationMessage } from '../errors.js';
+import {
+  conflict,
+  expectingToFind,
+  forbiddenNotSecurity,
+  immutable,
+  notFound,
+  validationMessage,
+} from '../errors.js';
 import {
   endpointCreateSchema,
   endpointUpdateSchema,
@@ -292,19 +299,27 @@ export const catalogService = {
   },
 
   /**
-   * Deleting a region deletes the regions under it, as Keystone does (asked of the reference
-   * cloud). RegionOne holds the cloud's own endpoints and stays.
+   * Deleting a region deletes the regions under it, as Keystone does, and is refused while any of
+   * them holds an endpoint (asked of the reference cloud); RegionOne holds the cloud's own.
    */
   async deleteRegion(store: Store, caller: AuthContext, id: string): Promise<void> {
     enforceAdmin(caller, 'delete_region');
     await store.transaction(async (tx) => {
       if (!(await catalogStore.regionById(tx, id))) throw regionNotFound(id);
-      if (id === REGION) throw immutable('delete', 'region', id);
       const all = await catalogStore.regions(tx);
       const doomed = [id];
       for (let i = 0; i < doomed.length; i++) {
         for (const r of all)
           if (r.parent_region_id === doomed[i] && !doomed.includes(r.id)) doomed.push(r.id);
+      }
+      // The cloud's own endpoints are all in RegionOne.
+      const inUse =
+        doomed.includes(REGION) ||
+        (await catalogStore.endpoints(tx)).some((e) => e.region_id !== null && doomed.includes(e.region_id));
+      if (inUse) {
+        throw forbiddenNotSecurity(
+          `Unable to delete region ${id} because it or its child regions have associated endpoints.`,
+        );
       }
       await catalogStore.deleteRegions(tx, doomed);
     });
