@@ -41,7 +41,7 @@ export function createIdentity(deps: CloudDeps): Identity {
   router.use(roleRoutes(deps.store, authed));
   router.use(grantRoutes(deps.store, authed));
   router.use(domainRoutes(deps.store, authed));
-  router.use(catalogRoutes(authed));
+  router.use(catalogRoutes(deps.store, authed));
   router.use(() => {
     throw new OpenStackError(404, NOT_FOUND_MESSAGE);
   });

@@ -25,6 +25,9 @@ import { createVolumesService } from './service/volumes.service.js';
 import { createVolumeQuotasService } from './service/quotas.service.js';
 import { createMessagesService } from './service/messages.service.js';
 import { createTypeEncryptionService } from './service/type-encryption.service.js';
+// cloud-qos-transfer: QoS specs and volume transfers
+import { createQosSpecsService } from './service/qos-specs.service.js';
+import { createTransfersService } from './service/transfers.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -87,6 +90,9 @@ export function createVolumeService(
     // --- cloudv2: block storage and flavor gaps ---
     messages: createMessagesService(store),
     typeEncryption: createTypeEncryptionService(store),
+    // cloud-qos-transfer: QoS specs and volume transfers
+    qosSpecs: createQosSpecsService(store),
+    transfers: createTransfersService(store),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

@@ -1642,6 +1642,195 @@ const rows: Row[] = [
     }),
   },
   // --- end cloud-proxy-hosts ---
+  // cloud-qos-transfer: QoS specs (admins only, the policy before the lookup) and volume transfers
+  {
+    route: 'GET /volume/v3/:projectId/qos-specs',
+    expect: adminOnly(200, policy('volume_extension:qos_specs_manage:get_all')),
+    probe: (_w, role) => ({ path: `${cinder(role)}/qos-specs` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/qos-specs',
+    expect: adminOnly(200, policy('volume_extension:qos_specs_manage:create')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/qos-specs`,
+      body: { qos_specs: { name: uniqueName('authz-qos'), consumer: 'both', read_iops_sec: '100' } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/qos-specs/:qosId',
+    expect: adminOnly(200, policy('volume_extension:qos_specs_manage:get')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/qos-specs/${await sharedQos()}` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/qos-specs/:qosId',
+    expect: adminOnly(200, policy('volume_extension:qos_specs_manage:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/qos-specs/${await sharedQos()}`,
+      body: { qos_specs: { write_iops_sec: '200' } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/qos-specs/:qosId/delete_keys',
+    expect: adminOnly(202, policy('volume_extension:qos_specs_manage:delete')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/qos-specs/${isAdmin(role) ? await freshQos() : await sharedQos()}/delete_keys`,
+      body: { keys: ['read_iops_sec'] },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/qos-specs/:qosId',
+    expect: adminOnly(202, policy('volume_extension:qos_specs_manage:delete')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/qos-specs/${isAdmin(role) ? await freshQos() : await sharedQos()}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/qos-specs/:qosId/associations',
+    expect: adminOnly(200, policy('volume_extension:qos_specs_manage:get_all')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/qos-specs/${await sharedQos()}/associations` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/qos-specs/:qosId/associate',
+    expect: adminOnly(202, policy('volume_extension:qos_specs_manage:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/qos-specs/${await sharedQos()}/associate?vol_type_id=${await freshType()}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/qos-specs/:qosId/disassociate',
+    expect: adminOnly(202, policy('volume_extension:qos_specs_manage:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/qos-specs/${await sharedQos()}/disassociate?vol_type_id=${await freshType()}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/qos-specs/:qosId/disassociate_all',
+    expect: adminOnly(202, policy('volume_extension:qos_specs_manage:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/qos-specs/${isAdmin(role) ? await freshQos() : await sharedQos()}/disassociate_all`,
+    }),
+  },
+  ...(['os-volume-transfer', 'volume-transfers'] as const).flatMap((resource): Row[] => {
+    const version = resource === 'volume-transfers' ? 'volume 3.55' : undefined;
+    const at = (path: string): Probe => ({ path, ...(version ? { version } : {}) });
+    const base = `/volume/v3/:projectId/${resource}`;
+    return [
+      { route: `GET ${base}`, expect: anyToken(200), probe: (_w, role) => at(`${cinder(role)}/${resource}`) },
+      {
+        route: `GET ${base}/detail`,
+        expect: anyToken(200),
+        probe: (_w, role) => at(`${cinder(role)}/${resource}/detail`),
+      },
+      {
+        // The volume's 404 first, then the owner rule.
+        route: `POST ${base}`,
+        expect: demosToChange(202, 'volume:create_transfer', volumeNotFound('<demo volume>')),
+        probe: async (w, role) => ({
+          ...at(`${cinder(role)}/${resource}`),
+          body: { transfer: { volume_id: spends(role) ? await w.freshVolume('member') : w.demo.plain } },
+        }),
+      },
+      {
+        route: `GET ${base}/:transferId`,
+        expect: demosToRead(200, notFound('Transfer <demo transfer> could not be found.')),
+        probe: async (_w, role) => at(`${cinder(role)}/${resource}/${(await demoTransfer()).id}`),
+      },
+      {
+        route: `DELETE ${base}/:transferId`,
+        expect: demosToChange(
+          202,
+          'volume:delete_transfer',
+          notFound('Transfer <demo transfer> could not be found.'),
+        ),
+        probe: async (_w, role) =>
+          at(
+            `${cinder(role)}/${resource}/${(spends(role) ? await freshTransfer() : await demoTransfer()).id}`,
+          ),
+      },
+      {
+        // Any project that holds the key takes the volume; a reader may not.
+        route: `POST ${base}/:transferId/accept`,
+        expect: { ...anyToken(202), reader: policy('volume:accept_transfer') },
+        probe: async (_w, role) => {
+          const t = role === 'reader' || role === 'anonymous' ? await demoTransfer() : await freshTransfer();
+          return {
+            ...at(`${cinder(role)}/${resource}/${t.id}/accept`),
+            body: { accept: { auth_key: t.key } },
+          };
+        },
+      },
+    ];
+  }),
+  // cloud-qos-transfer: Keystone services, endpoints and regions for admins (policy before lookup)
+  {
+    route: 'POST /identity/v3/services',
+    expect: adminOnly(201, keystonePolicy('create_service')),
+    probe: () => ({ path: '/identity/v3/services', body: { service: { type: uniqueName('authz-type') } } }),
+  },
+  {
+    route: 'PATCH /identity/v3/services/:serviceId',
+    expect: adminOnly(200, keystonePolicy('update_service')),
+    probe: async () => ({
+      path: `/identity/v3/services/${await freshCatalogService()}`,
+      body: { service: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/services/:serviceId',
+    expect: adminOnly(204, keystonePolicy('delete_service')),
+    probe: async () => ({ path: `/identity/v3/services/${await freshCatalogService()}` }),
+  },
+  {
+    route: 'POST /identity/v3/endpoints',
+    expect: adminOnly(201, keystonePolicy('create_endpoint')),
+    probe: async () => ({
+      path: '/identity/v3/endpoints',
+      body: {
+        endpoint: {
+          service_id: await freshCatalogService(),
+          interface: 'public',
+          url: 'http://authz.example/',
+        },
+      },
+    }),
+  },
+  {
+    route: 'PATCH /identity/v3/endpoints/:endpointId',
+    expect: adminOnly(200, keystonePolicy('update_endpoint')),
+    probe: async () => ({
+      path: `/identity/v3/endpoints/${await freshCatalogEndpoint()}`,
+      body: { endpoint: { enabled: false } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/endpoints/:endpointId',
+    expect: adminOnly(204, keystonePolicy('delete_endpoint')),
+    probe: async () => ({ path: `/identity/v3/endpoints/${await freshCatalogEndpoint()}` }),
+  },
+  {
+    route: 'POST /identity/v3/regions',
+    expect: adminOnly(201, keystonePolicy('create_region')),
+    probe: () => ({ path: '/identity/v3/regions', body: { region: { id: uniqueName('authz-region') } } }),
+  },
+  {
+    route: 'PUT /identity/v3/regions/:regionId',
+    expect: adminOnly(201, keystonePolicy('create_region')),
+    probe: () => ({ path: `/identity/v3/regions/${uniqueName('authz-region')}`, body: { region: {} } }),
+  },
+  {
+    route: 'PATCH /identity/v3/regions/:regionId',
+    expect: adminOnly(200, keystonePolicy('update_region')),
+    probe: async () => ({
+      path: `/identity/v3/regions/${await freshRegion()}`,
+      body: { region: { description: 'changed' } },
+    }),
+  },
+  {
+    route: 'DELETE /identity/v3/regions/:regionId',
+    expect: adminOnly(204, keystonePolicy('delete_region')),
+    probe: async () => ({ path: `/identity/v3/regions/${await freshRegion()}` }),
+  },
+  // --- end cloud-qos-transfer ---
 ];
 
 // --- cloud-rescue: private flavors, for the flavor access rows ---
@@ -2012,7 +2201,9 @@ function resolve(want: Expect): Expect {
     .replace('<demo snapshot>', demoSnapshotId ?? '')
     .replace(/<demo (\w+)>/, (all, singular: string) => neutronIds[singular] ?? all)
     // --- cloudv2: Cinder user messages ---
-    .replace('<demo message>', demoMessageId ?? '');
+    .replace('<demo message>', demoMessageId ?? '')
+    // cloud-qos-transfer: volume transfers
+    .replace('<demo transfer>', demoTransferId ?? '');
   return { ...want, fault: { ...want.fault, message } };
 }
 
@@ -2595,3 +2786,48 @@ async function freshAggregate(): Promise<number> {
 }
 const anAggregate = memo(freshAggregate);
 // --- end cloud-proxy-hosts ---
+// cloud-qos-transfer: QoS spec sets and demo's volume transfers
+async function freshQos(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/qos-specs`, {
+    body: { qos_specs: { name: uniqueName('authz-qos'), read_iops_sec: '100' } },
+  });
+  return res.body.qos_specs.id as string;
+}
+const sharedQos = memo(freshQos);
+/** A transfer of a fresh volume of demo's, with its key. */
+let demoTransferId: string | undefined;
+async function freshTransfer(): Promise<{ id: string; key: string }> {
+  const volumeId = await w.freshVolume('member');
+  const res = await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/os-volume-transfer`, {
+    body: { transfer: { volume_id: volumeId } },
+  });
+  return { id: res.body.transfer.id as string, key: res.body.transfer.auth_key as string };
+}
+const demoTransfer = memo(async () => {
+  const t = await freshTransfer();
+  demoTransferId = t.id;
+  return t;
+});
+// --- end cloud-qos-transfer ---
+// cloud-qos-transfer: a service, an endpoint and a region of the admin's, for the catalog rows
+async function freshCatalogService(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/services', {
+    body: { service: { type: uniqueName('authz-type') } },
+  });
+  return res.body.service.id as string;
+}
+async function freshCatalogEndpoint(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/endpoints', {
+    body: {
+      endpoint: { service_id: await freshCatalogService(), interface: 'admin', url: 'http://authz.example/' },
+    },
+  });
+  return res.body.endpoint.id as string;
+}
+async function freshRegion(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', '/identity/v3/regions', {
+    body: { region: { id: uniqueName('authz-region') } },
+  });
+  return res.body.region.id as string;
+}
+// --- end cloud-qos-transfer ---

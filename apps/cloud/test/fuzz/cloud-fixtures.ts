@@ -56,7 +56,10 @@ export type IdKind =
   // --- cloud-proxy-hosts: os-hosts, the usage audit log's time, host aggregates ---
   | 'computeHost'
   | 'auditTime'
-  | 'aggregate';
+  | 'aggregate'
+  // cloud-qos-transfer: QoS specs and volume transfers
+  | 'qosSpecs'
+  | 'volumeTransfer';
 
 export interface CloudFixtures {
   admin: Session;
@@ -318,6 +321,50 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     spareMessageIds.push(...own.slice(1));
   }
 
+  // cloud-qos-transfer: a QoS spec set (and a spare to delete) and a transfer of a volume of its own.
+  const qosSpecsId = (
+    await ok(tc, 'POST', `${admin.volumeBase}/qos-specs`, a, {
+      qos_specs: { name: 'fuzz-qos', read_iops_sec: '100' },
+    })
+  ).qos_specs.id as string;
+  const spareQosSpecsId = (
+    await ok(tc, 'POST', `${admin.volumeBase}/qos-specs`, a, { qos_specs: { name: 'fuzz-qos-spare' } })
+  ).qos_specs.id as string;
+  const transferVolume = await ok(tc, 'POST', `${member.volumeBase}/volumes`, member.token, {
+    volume: { size: 1, name: 'fuzz-transfer' },
+  });
+  await tc.settle();
+  const transferId = (
+    await ok(tc, 'POST', `${member.volumeBase}/os-volume-transfer`, member.token, {
+      transfer: { volume_id: transferVolume.volume.id },
+    })
+  ).transfer.id as string;
+  // A service with an endpoint and a region of the fuzz's to change, and spares to delete.
+  const catalogWritable = {
+    catalogService: [] as string[],
+    catalogEndpoint: [] as string[],
+    region: [] as string[],
+  };
+  const catalogExpendable = {
+    catalogService: [] as string[],
+    catalogEndpoint: [] as string[],
+    region: [] as string[],
+  };
+  for (const into of [catalogWritable, catalogExpendable, catalogExpendable]) {
+    const svc = (await ok(tc, 'POST', '/identity/v3/services', a, { service: { type: 'fuzz-type' } })).service
+      .id;
+    const ep = (
+      await ok(tc, 'POST', '/identity/v3/endpoints', a, {
+        endpoint: { service_id: svc, interface: 'public', url: 'http://fuzz.example/' },
+      })
+    ).endpoint.id;
+    const region = (await ok(tc, 'POST', '/identity/v3/regions', a, { region: {} })).region.id;
+    into.catalogService.push(svc);
+    into.catalogEndpoint.push(ep);
+    into.region.push(region);
+  }
+  // --- end cloud-qos-transfer ---
+
   return {
     admin,
     member,
@@ -363,8 +410,18 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       computeHost: ['compute-1', 'compute-3', 'controller', 'fuzz-missing'],
       auditTime: ['2026-11-25 06:00:00', '2026-11-25 06:00:00.5', 'invalid_time'],
       aggregate: [...aggregates, '999999'],
+      // cloud-qos-transfer: QoS specs and volume transfers
+      qosSpecs: [qosSpecsId],
+      volumeTransfer: [transferId],
     },
-    identityWritable: { project: [project], user: [user], role: [role], domain: ['default'] },
+    identityWritable: {
+      project: [project],
+      user: [user],
+      role: [role],
+      domain: ['default'],
+      // cloud-qos-transfer: Keystone catalog entries of the fuzz's own
+      ...catalogWritable,
+    },
     expendable: {
       project: spareProjects,
       user: spareUsers,
@@ -386,6 +443,9 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       volumeMessage: spareMessageIds,
       // --- cloud-proxy-hosts ---
       aggregate: spareAggregates,
+      // cloud-qos-transfer: QoS specs and volume transfers
+      qosSpecs: [spareQosSpecsId],
+      ...catalogExpendable,
     },
     fuzzUser: {
       id: user,

@@ -829,6 +829,75 @@ export const cloudEndpoints: Endpoint[] = [
       ]),
   }),
   // --- end cloud-proxy-hosts ---
+  // cloud-qos-transfer: QoS specs and volume transfers
+  E('GET /volume/v3/:projectId/qos-specs'),
+  E('POST /volume/v3/:projectId/qos-specs', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      qos_specs: {
+        name: `fuzz-qos-${n}`,
+        consumer: pick(n, ['front-end', 'back-end', 'both']),
+        total_iops_sec: '9',
+      },
+    }),
+  }),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId'),
+  E('PUT /volume/v3/:projectId/qos-specs/:qosId', {
+    version: VOLUME,
+    body: ({ n }) => ({ qos_specs: pick(n, [{ read_iops_sec: `${n % 7}` }, { consumer: 'both' }]) }),
+  }),
+  E('PUT /volume/v3/:projectId/qos-specs/:qosId/delete_keys', {
+    version: VOLUME,
+    body: ({ n }) => ({ keys: [pick(n, ['read_iops_sec', 'total_iops_sec', 'fuzz-missing'])] }),
+  }),
+  E('DELETE /volume/v3/:projectId/qos-specs/:qosId'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/associations'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/associate'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/disassociate'),
+  E('GET /volume/v3/:projectId/qos-specs/:qosId/disassociate_all'),
+  ...(['os-volume-transfer', 'volume-transfers'] as const).flatMap((resource) => [
+    E(`GET /volume/v3/:projectId/${resource}`),
+    E(`GET /volume/v3/:projectId/${resource}/detail`),
+    E(`POST /volume/v3/:projectId/${resource}`, {
+      version: VOLUME,
+      body: (c) => ({ transfer: { volume_id: pick(c.n, volumesOf(c)), name: `fuzz-transfer-${c.n}` } }),
+    }),
+    E(`GET /volume/v3/:projectId/${resource}/:transferId`),
+    E(`DELETE /volume/v3/:projectId/${resource}/:transferId`),
+    E(`POST /volume/v3/:projectId/${resource}/:transferId/accept`, {
+      version: VOLUME,
+      body: ({ n }) => ({ accept: { auth_key: pick(n, ['0123456789abcdef', 'fuzz-key']) } }),
+    }),
+  ]),
+  // Keystone services, endpoints and regions for admins.
+  E('POST /identity/v3/services', {
+    body: ({ n }) => ({
+      service: { type: `fuzz-type-${n}`, ...pick(n, [{}, { name: 'fuzz-svc', enabled: false }]) },
+    }),
+  }),
+  E('PATCH /identity/v3/services/:serviceId', {
+    body: ({ n }) => ({ service: pick(n, [{ description: `d${n}` }, { enabled: n % 2 === 0 }]) }),
+  }),
+  E('DELETE /identity/v3/services/:serviceId'),
+  E('POST /identity/v3/endpoints', {
+    body: ({ fx, n }) => ({
+      endpoint: {
+        service_id: pick(n, fx.ids.catalogService),
+        interface: pick(n, ['public', 'internal', 'admin']),
+        url: `http://fuzz.example/${n}`,
+        ...pick(n >> 2, [{}, { region_id: 'RegionOne' }]),
+      },
+    }),
+  }),
+  E('PATCH /identity/v3/endpoints/:endpointId', {
+    body: ({ n }) => ({ endpoint: pick(n, [{ url: `http://fuzz.example/${n}` }, { enabled: false }]) }),
+  }),
+  E('DELETE /identity/v3/endpoints/:endpointId'),
+  E('POST /identity/v3/regions', { body: ({ n }) => ({ region: { id: `fuzz-region-${n}` } }) }),
+  E('PUT /identity/v3/regions/:regionId', { body: ({ n }) => ({ region: { description: `d${n}` } }) }),
+  E('PATCH /identity/v3/regions/:regionId', { body: ({ n }) => ({ region: { description: `d${n}` } }) }),
+  E('DELETE /identity/v3/regions/:regionId'),
+  // --- end cloud-qos-transfer ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -895,6 +964,10 @@ export function idKindOf(path: string, param: string): IdKind {
     'os-hosts': 'computeHost',
     'os-instance_usage_audit_log': 'auditTime',
     'os-aggregates': 'aggregate',
+    // cloud-qos-transfer: QoS specs and volume transfers
+    'qos-specs': 'qosSpecs',
+    'os-volume-transfer': 'volumeTransfer',
+    'volume-transfers': 'volumeTransfer',
   };
   // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
   if (service === 'volume' && before === 'encryption') {

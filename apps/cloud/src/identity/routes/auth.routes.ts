@@ -9,6 +9,7 @@ import { enforce, isAdmin } from '../service/policy.js';
 import { projectsService } from '../service/projects.service.js';
 import type { TokenInfo, TokenService } from '../service/tokens.service.js';
 import { catalogView } from '../views/catalog.view.js';
+import { catalogEntries } from '../service/catalog.service.js';
 import { collectionLinks, v3Url } from '../views/links.view.js';
 import { projectView } from '../views/project.view.js';
 import { tokenView } from '../views/token.view.js';
@@ -21,7 +22,8 @@ export function authRoutes(store: Store, tokens: TokenService): Router {
 
   async function renderToken(req: Request, res: Response, status: number, token: string, info: TokenInfo) {
     const described = await tokens.describe(info);
-    const body = tokenView({ ...described, catalog: !('nocatalog' in req.query), base: baseUrl(req) });
+    const catalog = 'nocatalog' in req.query ? null : await catalogEntries(store.db, baseUrl(req));
+    const body = tokenView({ ...described, catalog });
     res.setHeader('X-Subject-Token', token);
     sendJson(res, status, body);
   }
@@ -76,13 +78,13 @@ export function authRoutes(store: Store, tokens: TokenService): Router {
   resource(router, '/v3/auth/catalog', {
     get: [
       authed,
-      (req, res) => {
+      async (req, res) => {
         const base = baseUrl(req);
         const auth = authOf(req.ctx);
         // Keystone's Forbidden("A project-scoped token is required..."), whose detail it hides.
         if (!auth.projectId) throw forbidden();
         sendJson(res, 200, {
-          catalog: catalogView(base, auth.projectId),
+          catalog: catalogView(await catalogEntries(store.db, base), auth.projectId),
           links: { self: v3Url(base, 'auth/catalog') },
         });
       },

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../platform/http/context.js';
 import { keystoneTime } from '../../platform/time.js';
-import { catalogView } from './catalog.view.js';
+import { type CatalogEntries, catalogView } from './catalog.view.js';
 
 export interface TokenViewInput {
   auth: AuthContext;
@@ -10,8 +10,8 @@ export interface TokenViewInput {
   userDomain: { id: string; name: string };
   project?: { id: string; name: string; domain: { id: string; name: string } };
   roles: { id: string; name: string }[];
-  catalog: boolean;
-  base: string;
+  /** The services and endpoints to show, or null for `?nocatalog`. */
+  catalog: CatalogEntries | null;
 }
 
 /** The token body (captures 67, 73, 75): scoped tokens add project, roles and (unless ?nocatalog) the catalog. */
@@ -33,7 +33,7 @@ export function tokenView(t: TokenViewInput) {
             project: { domain: t.project.domain, id: t.project.id, name: t.project.name },
             is_domain: false,
             roles: t.roles.map((r) => ({ id: r.id, name: r.name })),
-            ...(t.catalog ? { catalog: catalogView(t.base, t.project.id) } : {}),
+            ...(t.catalog ? { catalog: catalogView(t.catalog, t.project.id) } : {}),
           }
         : {}),
     },

@@ -648,3 +648,70 @@ export interface AggregateIdsTable {
   last_id: number;
 }
 // --- end cloud-proxy-hosts ---
+// cloud-qos-transfer: QoS specs and volume transfers
+export interface Schema {
+  volume_qos_specs: VolumeQosSpecsTable;
+  volume_type_qos: VolumeTypeQosTable;
+  volume_transfers: VolumeTransfersTable;
+  catalog_regions: CatalogRegionsTable;
+  catalog_services: CatalogServicesTable;
+  catalog_endpoints: CatalogEndpointsTable;
+}
+
+/** Cinder's quality_of_service_specs: a named set of QoS keys for a consumer. */
+export interface VolumeQosSpecsTable {
+  id: string;
+  name: string;
+  /** front-end, back-end or both. */
+  consumer: string;
+  /** JSON object of string keys and values. */
+  specs: string;
+  created_at: string;
+}
+
+/** A volume type's qos_specs_id (at most one spec set per type). */
+export interface VolumeTypeQosTable {
+  volume_type_id: string;
+  qos_specs_id: string;
+}
+
+/** Cinder's transfers: a volume waiting to be accepted by another project. */
+export interface VolumeTransfersTable {
+  id: string;
+  volume_id: string;
+  /** The source project, the volume's owner when the transfer was made. */
+  project_id: string;
+  name: string | null;
+  salt: string;
+  /** sha1(salt + auth_key), hex: the key itself is shown once, at creation. */
+  crypt_hash: string;
+  no_snapshots: Bool;
+  created_at: string;
+}
+
+/** Keystone's regions (RegionOne, seeded, and what admins add). */
+export interface CatalogRegionsTable {
+  id: string;
+  description: string;
+  parent_region_id: string | null;
+}
+
+/** Keystone's services added by admins (the cloud's own are derived from its URL). */
+export interface CatalogServicesTable {
+  id: string;
+  type: string;
+  name: string | null;
+  description: string | null;
+  enabled: Bool;
+}
+
+/** Keystone's endpoints added by admins. */
+export interface CatalogEndpointsTable {
+  id: string;
+  service_id: string;
+  interface: string;
+  region_id: string | null;
+  url: string;
+  enabled: Bool;
+}
+// --- end cloud-qos-transfer ---

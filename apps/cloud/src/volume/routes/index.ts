@@ -27,6 +27,11 @@ import type { MessagesService } from '../service/messages.service.js';
 import { messagesRoutes } from './messages.routes.js';
 import type { TypeEncryptionService } from '../service/type-encryption.service.js';
 import { typeEncryptionRoutes } from './type-encryption.routes.js';
+// cloud-qos-transfer: QoS specs and volume transfers
+import type { QosSpecsService } from '../service/qos-specs.service.js';
+import { qosSpecsRoutes } from './qos-specs.routes.js';
+import type { TransfersService } from '../service/transfers.service.js';
+import { transfersRoutes } from './transfers.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -47,6 +52,9 @@ export function volumeApiRoutes(services: {
   // --- cloudv2: block storage and flavor gaps ---
   messages: MessagesService;
   typeEncryption: TypeEncryptionService;
+  // cloud-qos-transfer: QoS specs and volume transfers
+  qosSpecs: QosSpecsService;
+  transfers: TransfersService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -65,5 +73,8 @@ export function volumeApiRoutes(services: {
   // --- cloudv2: block storage and flavor gaps ---
   router.use(messagesRoutes(services.messages));
   router.use(typeEncryptionRoutes(services.typeEncryption));
+  // cloud-qos-transfer: QoS specs and volume transfers
+  router.use(qosSpecsRoutes(services.qosSpecs));
+  router.use(transfersRoutes(services.transfers));
   return router;
 }

@@ -64,10 +64,14 @@ export function typesRoutes(types: TypesService): Router {
     const caller = callerFor(req);
     const id = param(req, 'typeId');
     if (id === 'default') {
-      res.json({ volume_type: typeView(caller, await types.defaultType(caller), { accessKey: false }) });
+      res.json({
+        volume_type: typeView(caller, await types.defaultType(caller), { accessKey: false, qosKey: true }),
+      });
       return;
     }
-    res.json({ volume_type: typeView(caller, await types.show(caller, id), { accessKey: true }) });
+    res.json({
+      volume_type: typeView(caller, await types.show(caller, id), { accessKey: true, qosKey: true }),
+    });
   });
 
   router.post('/types', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import { qosSpecsStore } from './qos-specs.store.js';
 
 type Db = Kysely<Schema>;
 export type VolumeTypeRow = Schema['volume_types'];
@@ -9,6 +10,8 @@ export interface VolumeTypeRecord extends VolumeTypeRow {
   extraSpecs: Record<string, string>;
   /** The projects a private type is shared with (volume_type_projects). */
   projects: string[];
+  // cloud-qos-transfer: the QoS spec set associated with the type, shown to admins.
+  qosSpecsId: string | null;
 }
 
 async function withSpecs(db: Db, rows: VolumeTypeRow[]): Promise<VolumeTypeRecord[]> {
@@ -42,7 +45,16 @@ async function withSpecs(db: Db, rows: VolumeTypeRow[]): Promise<VolumeTypeRecor
   const projects = new Map<string, string[]>();
   for (const a of access)
     projects.set(a.volume_type_id, [...(projects.get(a.volume_type_id) ?? []), a.project_id]);
-  return rows.map((r) => ({ ...r, extraSpecs: byType.get(r.id) ?? {}, projects: projects.get(r.id) ?? [] }));
+  const qos = await qosSpecsStore.specsIdsByType(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    ...r,
+    extraSpecs: byType.get(r.id) ?? {},
+    projects: projects.get(r.id) ?? [],
+    qosSpecsId: qos.get(r.id) ?? null,
+  }));
 }
 
 /** SQL for volume_types and volume_type_extra_specs. The table is small: reads load it whole. */
@@ -73,6 +85,7 @@ export const typesStore = {
     await db.deleteFrom('volume_type_extra_specs').where('volume_type_id', '=', id).execute();
     await db.deleteFrom('volume_type_projects').where('volume_type_id', '=', id).execute();
     await db.deleteFrom('volume_type_encryption').where('volume_type_id', '=', id).execute();
+    await qosSpecsStore.forgetType(db, id);
     await db.deleteFrom('volume_types').where('id', '=', id).execute();
   },
 

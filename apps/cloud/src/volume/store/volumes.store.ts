@@ -142,5 +142,9 @@ export const volumesStore = {
 
   insert: (db: Db, row: VolumeRow) => db.insertInto('volumes').values(row).execute(),
 
-  delete: (db: Db, id: string) => db.deleteFrom('volumes').where('id', '=', id).execute(),
+  async delete(db: Db, id: string): Promise<void> {
+    // cloud-qos-transfer: a force-deleted volume takes its pending transfer with it.
+    await db.deleteFrom('volume_transfers').where('volume_id', '=', id).execute();
+    await db.deleteFrom('volumes').where('id', '=', id).execute();
+  },
 };

@@ -28,6 +28,10 @@ import * as migrationsTable from './0106_migrations.js';
 // --- cloud-proxy-hosts: host aggregates ---
 import * as aggregates from './0120_aggregates.js';
 // --- end cloud-proxy-hosts ---
+// cloud-qos-transfer: QoS specs and volume transfers
+import * as volumeQosSpecs from './0110_volume_qos_specs.js';
+import * as volumeTransfers from './0111_volume_transfers.js';
+import * as identityCatalog from './0112_identity_catalog.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -62,6 +66,10 @@ export const migrations: Record<string, Migration> = {
   '0105_flavor_projects': flavorProjects,
   // cloud-rescue: resizes and cold migrations, for os-migrations
   '0106_migrations': migrationsTable,
+  // cloud-qos-transfer: QoS specs and volume transfers
+  '0110_volume_qos_specs': volumeQosSpecs,
+  '0111_volume_transfers': volumeTransfers,
+  '0112_identity_catalog': identityCatalog,
   // --- cloud-proxy-hosts: host aggregates ---
   '0120_aggregates': aggregates,
   // --- end cloud-proxy-hosts ---
