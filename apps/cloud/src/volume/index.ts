@@ -25,6 +25,9 @@ import { createVolumesService } from './service/volumes.service.js';
 import { createVolumeQuotasService } from './service/quotas.service.js';
 import { createMessagesService } from './service/messages.service.js';
 import { createTypeEncryptionService } from './service/type-encryption.service.js';
+// --- cloud-groups: generic volume groups ---
+import { createGroupTypesService } from './service/group-types.service.js';
+import { createGroupsService } from './service/groups.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -62,6 +65,8 @@ export function createVolumeService(
   const { store } = deps;
   const backend = createBackend(deps);
   const types = createTypesService(store);
+  // --- cloud-groups ---
+  const groupTypes = createGroupTypesService(store);
   const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
   const services = {
@@ -84,6 +89,9 @@ export function createVolumeService(
     // --- cloudv2: block storage and flavor gaps ---
     messages: createMessagesService(store),
     typeEncryption: createTypeEncryptionService(store),
+    // --- cloud-groups: generic volume groups ---
+    groupTypes,
+    groups: createGroupsService({ store, tasks: deps.tasks, backend, types, groupTypes }),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

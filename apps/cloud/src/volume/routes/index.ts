@@ -27,6 +27,10 @@ import type { MessagesService } from '../service/messages.service.js';
 import { messagesRoutes } from './messages.routes.js';
 import type { TypeEncryptionService } from '../service/type-encryption.service.js';
 import { typeEncryptionRoutes } from './type-encryption.routes.js';
+// --- cloud-groups: generic volume groups ---
+import type { GroupTypesService } from '../service/group-types.service.js';
+import type { GroupsService } from '../service/groups.service.js';
+import { groupsRoutes, groupTypesRoutes } from './groups.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -47,6 +51,9 @@ export function volumeApiRoutes(services: {
   // --- cloudv2: block storage and flavor gaps ---
   messages: MessagesService;
   typeEncryption: TypeEncryptionService;
+  // --- cloud-groups: generic volume groups ---
+  groupTypes: GroupTypesService;
+  groups: GroupsService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -65,5 +72,8 @@ export function volumeApiRoutes(services: {
   // --- cloudv2: block storage and flavor gaps ---
   router.use(messagesRoutes(services.messages));
   router.use(typeEncryptionRoutes(services.typeEncryption));
+  // --- cloud-groups: generic volume groups ---
+  router.use(groupTypesRoutes(services.groupTypes));
+  router.use(groupsRoutes(services.groups));
   return router;
 }

@@ -19,6 +19,8 @@ import * as serverGroups from './0060_server_groups.js';
 // --- cloudv2: block storage and flavor gaps ---
 import * as volumeMessages from './0090_volume_messages.js';
 import * as volumeTypeEncryption from './0091_volume_type_encryption.js';
+// --- cloud-groups: generic volume groups ---
+import * as volumeGroups from './0115_volume_groups.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -47,4 +49,6 @@ export const migrations: Record<string, Migration> = {
   '0090_volume_messages': volumeMessages,
   // --- cloudv2: volume type encryption ---
   '0091_volume_type_encryption': volumeTypeEncryption,
+  // --- cloud-groups: generic volume groups, group types and group snapshots ---
+  '0115_volume_groups': volumeGroups,
 };
