@@ -236,6 +236,74 @@ describe('groups and their volumes (captures 953-959, 965-968)', () => {
     });
   });
 
+  it('adds the volumes when asked (3.25), the replication status (3.38) and, for admins, the project (3.58)', async () => {
+    // As the reference answers at 3.70 (asked, not kept as a capture): `volumes` only with
+    // list_volume, replication_status "disabled", project_id for admins only.
+    const volumeTypeId = await volumeType();
+    const groupId = await group(await groupType(), volumeTypeId);
+    const volumeId = await volumeIn(groupId, volumeTypeId);
+    const plain = await must(demo, 'GET', `${demo.volumeBase}/groups/${groupId}`, undefined, 'volume 3.70');
+    expect(Object.keys(plain.group)).toEqual([
+      'id',
+      'status',
+      'availability_zone',
+      'created_at',
+      'name',
+      'description',
+      'group_type',
+      'volume_types',
+      'group_snapshot_id',
+      'source_group_id',
+      'replication_status',
+    ]);
+    expect(plain.group.replication_status).toBe('disabled');
+    const listed = await must(
+      demo,
+      'GET',
+      `${demo.volumeBase}/groups/${groupId}?list_volume=True`,
+      undefined,
+      'volume 3.70',
+    );
+    expect(listed.group.volumes).toEqual([volumeId]);
+    const asAdmin = await must(
+      admin,
+      'GET',
+      `${admin.volumeBase}/groups/detail?all_tenants=1`,
+      undefined,
+      'volume 3.70',
+    );
+    const mine = asAdmin.groups.find((g: { id: string }) => g.id === groupId);
+    expect(mine.project_id).toBe(demo.projectId);
+    const snapshot = await must(demo, 'POST', `${demo.volumeBase}/group_snapshots`, {
+      group_snapshot: { group_id: groupId },
+    });
+    await tc.settle();
+    const id = snapshot.group_snapshot.id as string;
+    const own = await must(demo, 'GET', `${demo.volumeBase}/group_snapshots/${id}`, undefined, 'volume 3.70');
+    expect(own.group_snapshot).not.toHaveProperty('project_id');
+    const all = await must(
+      admin,
+      'GET',
+      `${admin.volumeBase}/group_snapshots/detail?all_tenants=1`,
+      undefined,
+      'volume 3.70',
+    );
+    expect(all.group_snapshots.find((g: { id: string }) => g.id === id).project_id).toBe(demo.projectId);
+    // A snapshot of a group snapshot goes only with it (the reference's words).
+    const snaps = await must(demo, 'GET', `${demo.volumeBase}/snapshots/detail`);
+    const member = snaps.snapshots.find((x: { group_snapshot_id: string }) => x.group_snapshot_id === id);
+    const refused = await http(tc, 'DELETE', `${demo.volumeBase}/snapshots/${member.id}`, {
+      token: demo.token,
+    });
+    expect(refused.body).toEqual({
+      badRequest: {
+        code: 400,
+        message:
+          'Invalid snapshot: Snapshot status must be available or error and must not be part of a group.',
+      },
+    });
+  });
+
   it('resets a group status for admins only, with the statuses Cinder names', async () => {
     const groupId = await group(await groupType(), await volumeType());
     const replaceIds = { [capturedId(953, 'group', 'id')]: groupId };
@@ -288,7 +356,7 @@ describe('group snapshots (captures 960-964, 967, 969)', () => {
     expect(shown.diffs).toEqual([]);
     expect(shown.res.body.group_snapshot.group_id).toBe(groupId);
 
-    const snapshots = await check(962, demo, `${demo.volumeBase}/snapshots/detail`, {
+    const snapshots = await check(962, demo, `${demo.volumeBase}/snapshots/detail?volume_id=${volumeId}`, {
       exact: ['$.snapshots[*].name', '$.snapshots[*].description', '$.snapshots[*].status'],
     });
     expect(snapshots.diffs).toEqual([]);

@@ -149,8 +149,20 @@ export function groupsRoutes(groups: GroupsService): Router {
     const rows = await groups.listGroups(caller, params, boolParam('all_tenants', query.get('all_tenants')));
     const version = versionFor(req);
     const links = nextLink(`${apiRoot(req)}/groups`, query, rows, params.limit);
+    const withVolumes = detail && boolParam('list_volume', query.get('list_volume'));
+    const views = [];
+    for (const g of rows) {
+      views.push(
+        detail
+          ? groupDetail(g, version, {
+              isAdmin: caller.isAdmin,
+              volumeIds: withVolumes ? await groups.volumeIdsOf(g.id) : undefined,
+            })
+          : groupSummary(g),
+      );
+    }
     res.json({
-      groups: rows.map((g) => (detail ? groupDetail(g, version) : groupSummary(g))),
+      groups: views,
       ...(links.length > 0 ? { group_links: links } : {}),
     });
   };
@@ -184,8 +196,15 @@ export function groupsRoutes(groups: GroupsService): Router {
   });
 
   router.get('/groups/:groupId', async (req, res) => {
-    const g = await groups.getGroup(callerFor(req), param(req, 'groupId'));
-    res.json({ group: groupDetail(g, versionFor(req)) });
+    const caller = callerFor(req);
+    const g = await groups.getGroup(caller, param(req, 'groupId'));
+    const withVolumes = boolParam('list_volume', queryOf(req).get('list_volume'));
+    res.json({
+      group: groupDetail(g, versionFor(req), {
+        isAdmin: caller.isAdmin,
+        volumeIds: withVolumes ? await groups.volumeIdsOf(g.id) : undefined,
+      }),
+    });
   });
 
   router.put('/groups/:groupId', async (req, res) => {
@@ -226,7 +245,9 @@ export function groupsRoutes(groups: GroupsService): Router {
     );
     const links = nextLink(`${apiRoot(req)}/group_snapshots`, query, rows, params.limit);
     res.json({
-      group_snapshots: rows.map((s) => (detail ? groupSnapshotDetail(s) : groupSnapshotSummary(s))),
+      group_snapshots: rows.map((s) =>
+        detail ? groupSnapshotDetail(s, versionFor(req), caller.isAdmin) : groupSnapshotSummary(s),
+      ),
       ...(links.length > 0 ? { group_snapshot_links: links } : {}),
     });
   };
@@ -246,8 +267,9 @@ export function groupsRoutes(groups: GroupsService): Router {
   });
 
   router.get('/group_snapshots/:groupSnapshotId', async (req, res) => {
-    const s = await groups.getGroupSnapshot(callerFor(req), param(req, 'groupSnapshotId'));
-    res.json({ group_snapshot: groupSnapshotDetail(s) });
+    const caller = callerFor(req);
+    const s = await groups.getGroupSnapshot(caller, param(req, 'groupSnapshotId'));
+    res.json({ group_snapshot: groupSnapshotDetail(s, versionFor(req), caller.isAdmin) });
   });
 
   router.delete('/group_snapshots/:groupSnapshotId', async (req, res) => {

@@ -231,6 +231,8 @@ export function createGroupsService(deps: {
   return {
     getGroup,
     getGroupSnapshot,
+    /** The ids of a group's volumes (3.25 `list_volume`). */
+    volumeIdsOf: (groupId: string) => groupsStore.volumeIdsOf(db, groupId),
 
     async listGroups(caller: Caller, params: ListParams, allTenants: boolean): Promise<GroupRecord[]> {
       const sort = processSortParams(params.sortKeys, params.sortDirs);

@@ -17,8 +17,16 @@ export function groupTypeView(caller: Caller, t: GroupTypeRecord) {
 /** views/groups.py `summary`: id and name (index, create). */
 export const groupSummary = (g: { id: string; name: string | null }) => ({ id: g.id, name: g.name });
 
-/** views/groups.py `detail`: 3.14 adds where the group came from, 3.38 its replication status. */
-export function groupDetail(g: GroupRecord, mv: Microversion) {
+/**
+ * views/groups.py `detail`: 3.14 adds where the group came from, 3.25 its volumes when asked
+ * (`list_volume`), 3.38 its replication status, 3.58 its project for admins (capture-checked on
+ * the reference: `replication_status` is "disabled").
+ */
+export function groupDetail(
+  g: GroupRecord,
+  mv: Microversion,
+  opts: { isAdmin: boolean; volumeIds?: string[] | undefined },
+) {
   return {
     id: g.id,
     status: g.status,
@@ -31,14 +39,17 @@ export function groupDetail(g: GroupRecord, mv: Microversion) {
     ...(mv.atLeast('3.14')
       ? { group_snapshot_id: g.group_snapshot_id, source_group_id: g.source_group_id }
       : {}),
+    ...(mv.atLeast('3.25') && opts.volumeIds !== undefined ? { volumes: opts.volumeIds } : {}),
     ...(mv.atLeast('3.38') ? { replication_status: 'disabled' } : {}),
+    ...(mv.atLeast('3.58') && opts.isAdmin ? { project_id: g.project_id } : {}),
   };
 }
 
 /** views/group_snapshots.py. */
 export const groupSnapshotSummary = (s: GroupSnapshotRow) => ({ id: s.id, name: s.name });
 
-export function groupSnapshotDetail(s: GroupSnapshotRow) {
+/** views/group_snapshots.py `detail`: 3.58 adds the project for admins (asked the reference). */
+export function groupSnapshotDetail(s: GroupSnapshotRow, mv: Microversion, isAdmin: boolean) {
   return {
     id: s.id,
     group_id: s.group_id,
@@ -47,5 +58,6 @@ export function groupSnapshotDetail(s: GroupSnapshotRow) {
     created_at: cinderTime(s.created_at),
     name: s.name,
     description: s.description,
+    ...(mv.atLeast('3.58') && isAdmin ? { project_id: s.project_id } : {}),
   };
 }
