@@ -86,6 +86,49 @@ const idList = (s: string | null | undefined) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
+/** The emulated backend's group steps; each re-reads the state in its own transaction. */
+export const groupBackendSteps = {
+  /** creating or updating -> available. */
+  settleGroup: (store: Store, groupId: string, from: 'creating' | 'updating') =>
+    store.transaction((tx) =>
+      groupsStore.updateGroupIfStatus(tx, groupId, from, { status: 'available', updated_at: nowIso() }),
+    ),
+
+  /** The volume manager's delete_group: the group's volumes, then the group. */
+  finishGroupDelete: (store: Store, groupId: string) =>
+    store.transaction(async (tx) => {
+      const g = await groupsStore.lockGroup(store, tx, groupId);
+      if (g?.status !== 'deleting') return false;
+      for (const volumeId of await groupsStore.volumeIdsOf(tx, groupId)) {
+        await glanceMetadataStore.deleteAll(tx, volumeId);
+        await volumesStore.delete(tx, volumeId);
+      }
+      await groupsStore.deleteGroup(tx, groupId);
+      return true;
+    }),
+
+  settleGroupSnapshot: (store: Store, id: string) =>
+    store.transaction((tx) =>
+      groupsStore.updateGroupSnapshotIfStatus(tx, id, 'creating', {
+        status: 'available',
+        updated_at: nowIso(),
+      }),
+    ),
+
+  /** A deleting group snapshot goes with its snapshots. */
+  finishGroupSnapshotDelete: (store: Store, id: string) =>
+    store.transaction(async (tx) => {
+      const gs = await groupsStore.lockGroupSnapshot(store, tx, id);
+      if (gs?.status !== 'deleting') return false;
+      for (const snapshotId of await groupsStore.snapshotIdsOf(tx, id)) {
+        await glanceMetadataStore.deleteAll(tx, snapshotId);
+        await snapshotsStore.delete(tx, snapshotId);
+      }
+      await groupsStore.deleteGroupSnapshot(tx, id);
+      return true;
+    }),
+};
+
 /**
  * Cinder's generic volume groups and group snapshots (v3/groups.py, group_snapshots.py,
  * group/api.py). The emulated backend moves them on at once or after the cloud's backend delay,
@@ -115,55 +158,22 @@ export function createGroupsService(deps: {
   const getGroupSnapshot = async (caller: Caller, id: string) =>
     visibleGroupSnapshot(caller, await groupsStore.groupSnapshotById(db, id), id);
 
-  // --- the emulated backend's steps: each re-reads the state in its own transaction ---
-  function scheduleGroup(step: () => Promise<unknown>, name: string): void {
-    tasks.schedule(name, async () => {
-      await step();
-    });
-  }
+  // The emulated backend: each step runs after the backend delay (groupBackendSteps below).
   const settleGroup = (groupId: string, from: 'creating' | 'updating') =>
-    scheduleGroup(
-      () =>
-        store.transaction((tx) =>
-          groupsStore.updateGroupIfStatus(tx, groupId, from, { status: 'available', updated_at: nowIso() }),
-        ),
-      `volume.group.${from === 'creating' ? 'create' : 'update'}`,
-    );
-  /** The volume manager's delete_group: the group's volumes, then the group. */
+    tasks.schedule(`volume.group.${from === 'creating' ? 'create' : 'update'}`, async () => {
+      await groupBackendSteps.settleGroup(store, groupId, from);
+    });
   const finishGroupDelete = (groupId: string) =>
-    scheduleGroup(
-      () =>
-        store.transaction(async (tx) => {
-          const g = await groupsStore.lockGroup(store, tx, groupId);
-          if (g?.status !== 'deleting') return;
-          for (const volumeId of await groupsStore.volumeIdsOf(tx, groupId)) {
-            await glanceMetadataStore.deleteAll(tx, volumeId);
-            await volumesStore.delete(tx, volumeId);
-          }
-          await groupsStore.deleteGroup(tx, groupId);
-        }),
-      'volume.group.delete',
-    );
+    tasks.schedule('volume.group.delete', async () => {
+      await groupBackendSteps.finishGroupDelete(store, groupId);
+    });
   const settleGroupSnapshot = (id: string) =>
     tasks.schedule('volume.group_snapshot.create', async () => {
-      await store.transaction((tx) =>
-        groupsStore.updateGroupSnapshotIfStatus(tx, id, 'creating', {
-          status: 'available',
-          updated_at: nowIso(),
-        }),
-      );
+      await groupBackendSteps.settleGroupSnapshot(store, id);
     });
   const finishGroupSnapshotDelete = (id: string) =>
     tasks.schedule('volume.group_snapshot.delete', async () => {
-      await store.transaction(async (tx) => {
-        const gs = await groupsStore.lockGroupSnapshot(store, tx, id);
-        if (gs?.status !== 'deleting') return;
-        for (const snapshotId of await groupsStore.snapshotIdsOf(tx, id)) {
-          await glanceMetadataStore.deleteAll(tx, snapshotId);
-          await snapshotsStore.delete(tx, snapshotId);
-        }
-        await groupsStore.deleteGroupSnapshot(tx, id);
-      });
+      await groupBackendSteps.finishGroupSnapshotDelete(store, id);
     });
 
   /** A new group's row and its volume types, after the group quota (GroupLimitExceeded). */

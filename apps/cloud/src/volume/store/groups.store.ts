@@ -165,6 +165,12 @@ export const groupsStore = {
     return Number(res.numUpdatedRows) > 0;
   },
 
+  groupsByStatus: (db: Db, statuses: readonly string[]) =>
+    db.selectFrom('volume_groups').select(['id', 'status']).where('status', 'in', statuses).execute(),
+
+  groupSnapshotsByStatus: (db: Db, statuses: readonly string[]) =>
+    db.selectFrom('group_snapshots').select(['id', 'status']).where('status', 'in', statuses).execute(),
+
   async deleteGroup(db: Db, id: string): Promise<void> {
     await db.deleteFrom('volume_group_types').where('group_id', '=', id).execute();
     await db.deleteFrom('volume_group_members').where('group_id', '=', id).execute();
