@@ -321,6 +321,56 @@ describe('groups and their volumes (captures 953-959, 965-968)', () => {
     expect(shown.group.status).toBe('error');
   });
 
+  it('refuses volumes to a group in error, keeps a volume type a group takes (asked the reference)', async () => {
+    const volumeTypeId = await volumeType();
+    const groupId = await group(await groupType(), volumeTypeId);
+    const typeKept = await http(tc, 'DELETE', `${admin.volumeBase}/types/${volumeTypeId}`, {
+      token: admin.token,
+    });
+    expect(typeKept.body).toEqual({
+      badRequest: { code: 400, message: 'Target volume type is still in use.' },
+    });
+    const loose = (
+      await must(demo, 'POST', `${demo.volumeBase}/volumes`, {
+        volume: { size: 1, volume_type: volumeTypeId },
+      })
+    ).volume.id as string;
+    await tc.settle();
+    await must(admin, 'POST', `${admin.volumeBase}/groups/${groupId}/action`, {
+      reset_status: { status: 'error' },
+    });
+    const created = await http(tc, 'POST', `${demo.volumeBase}/volumes`, {
+      token: demo.token,
+      version: 'volume 3.13',
+      body: { volume: { size: 1, volume_type: volumeTypeId, group_id: groupId } },
+    });
+    expect(created.body).toEqual({
+      badRequest: {
+        code: 400,
+        message: "Invalid Group: Originating group status must be one of 'available, creating' values",
+      },
+    });
+    const added = await http(tc, 'PUT', `${demo.volumeBase}/groups/${groupId}`, {
+      token: demo.token,
+      version: 'volume 3.13',
+      body: { group: { add_volumes: loose } },
+    });
+    expect(added.body).toEqual({
+      badRequest: { code: 400, message: 'Invalid Group: Group status must be available.' },
+    });
+    // Its name still changes, and an empty group goes without delete-volumes.
+    await must(demo, 'PUT', `${demo.volumeBase}/groups/${groupId}`, { group: { name: 'renamed' } });
+    await must(demo, 'POST', `${demo.volumeBase}/groups/${groupId}/action`, {
+      delete: { 'delete-volumes': false },
+    });
+    await tc.settle();
+    const gone = await http(tc, 'GET', `${demo.volumeBase}/groups/${groupId}`, {
+      token: demo.token,
+      version: 'volume 3.13',
+    });
+    expect(gone.status).toBe(404);
+  });
+
   it('keeps a group type that a group uses', async () => {
     const typeId = await groupType();
     await group(typeId, await volumeType());

@@ -387,9 +387,6 @@ export function createGroupsService(deps: {
             'Name, description, add_volumes, and remove_volumes can not be all empty in the request body.',
           );
         }
-        if (changesMembers && g.status !== 'available') {
-          throw invalidGroup(`Group status must be available, but current status is: ${g.status}.`);
-        }
         await volumesStore.lockByIds(store, tx, [...add, ...remove]);
         const members = await groupsStore.groupIdsOfVolumes(tx, [...add, ...remove]);
         for (const volumeId of remove) {
@@ -429,6 +426,8 @@ export function createGroupsService(deps: {
             );
           }
         }
+        // The volumes are checked before the group's state (asked the reference).
+        if (changesMembers && g.status !== 'available') throw invalidGroup('Group status must be available.');
         for (const volumeId of remove) await groupsStore.removeVolume(tx, volumeId);
         for (const volumeId of add) await groupsStore.addVolume(tx, id, volumeId);
         await groupsStore.updateGroup(tx, id, {

@@ -554,6 +554,9 @@ export function createVolumesService(deps: {
             (source?.volume_type_id ?? snapshot?.volume_type_id) as string,
           )
         : await types.defaultType(caller));
+    if (group && !['available', 'creating'].includes(group.status)) {
+      throw badRequest("Invalid Group: Originating group status must be one of 'available, creating' values");
+    }
     if (group && !group.volumeTypeIds.includes(volType.id)) {
       throw invalidInput(
         `Invalid volume_type provided: ${volumeTypeRepr(volType)} (requested type must be supported by this group).`,
