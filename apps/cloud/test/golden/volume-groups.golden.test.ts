@@ -371,6 +371,24 @@ describe('groups and their volumes (captures 953-959, 965-968)', () => {
     expect(gone.status).toBe(404);
   });
 
+  it("refuses a group of the migration's group type, by name or id (asked the reference)", async () => {
+    const listed = await must(admin, 'GET', `${admin.volumeBase}/group_types`);
+    const cg = listed.group_types.find((t: { name: string }) => t.name === 'default_cgsnapshot_type');
+    for (const groupType of [cg.id, cg.name]) {
+      const refused = await http(tc, 'POST', `${demo.volumeBase}/groups`, {
+        token: demo.token,
+        version: 'volume 3.13',
+        body: { group: { group_type: groupType, volume_types: ['__DEFAULT__'] } },
+      });
+      expect(refused.body).toEqual({
+        badRequest: {
+          code: 400,
+          message: `Group_type ${cg.id} is reserved for migrating CGs to groups. Migrated group can only be operated by CG APIs.`,
+        },
+      });
+    }
+  });
+
   it('keeps a group type that a group uses', async () => {
     const typeId = await groupType();
     await group(typeId, await volumeType());

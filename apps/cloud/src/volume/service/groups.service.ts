@@ -10,7 +10,7 @@ import { type SnapshotRow, snapshotsStore } from '../store/snapshots.store.js';
 import { type VolumeRow, volumesStore } from '../store/volumes.store.js';
 import { BACKEND, type Backend } from './backend.js';
 import type { Caller } from './caller.js';
-import type { GroupTypesService } from './group-types.service.js';
+import { CGSNAPSHOT_GROUP_TYPE, type GroupTypesService } from './group-types.service.js';
 import { invalidSortKey, type ListParams, paginate, processSortParams } from './paging.js';
 import { checkGroupQuota, checkSnapshotQuota, checkVolumeQuota } from './quotas.service.js';
 import type { TypesService } from './types.service.js';
@@ -268,6 +268,12 @@ export function createGroupsService(deps: {
       },
     ): Promise<GroupRecord> {
       const groupType = await groupTypes.byNameOrId(caller, input.groupType);
+      // The migration's group type is the consistency group APIs' alone (asked the reference).
+      if (groupType.name === CGSNAPSHOT_GROUP_TYPE.name) {
+        throw badRequest(
+          `Group_type ${groupType.id} is reserved for migrating CGs to groups. Migrated group can only be operated by CG APIs.`,
+        );
+      }
       const volumeTypeIds: string[] = [];
       for (const t of input.volumeTypes) volumeTypeIds.push((await types.byNameOrId(caller, t)).id);
       assertProjectWriter(caller, GROUP_RULES.create);
