@@ -590,6 +590,12 @@ export function createVolumesService(deps: {
     await store.transaction(async (tx) => {
       // QuotaReserveTask: the per-volume limit, then volumes and gigabytes.
       await checkVolumeQuota(tx, row.project_id, row.volume_type_id, row.size, true, row.size);
+      // The group is locked while the volume joins it, so a delete that is under way sees it or
+      // the volume sees the group go (then it is gone, as a lookup would have found).
+      if (group) {
+        const locked = await groupsStore.lockGroup(store, tx, group.id);
+        if (!locked || locked.status === 'deleting') throw notFound(`Group ${group.id} could not be found.`);
+      }
       await volumesStore.insert(tx, row);
       if (group) await groupsStore.addVolume(tx, group.id, row.id);
       // The image metadata the volume carries: the image's (flow's _capture_volume_image_metadata),
