@@ -371,6 +371,37 @@ describe('groups and their volumes (captures 953-959, 965-968)', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('filters groups and group snapshots as Cinder lets members do from 3.33 (asked the reference)', async () => {
+    const volumeTypeId = await volumeType();
+    const groupId = await group(await groupType(), volumeTypeId);
+    const name = (await must(demo, 'GET', `${demo.volumeBase}/groups/${groupId}`)).group.name as string;
+    const named = await must(demo, 'GET', `${demo.volumeBase}/groups?name=${name}`, undefined, 'volume 3.70');
+    expect(named.groups.map((g: { id: string }) => g.id)).toEqual([groupId]);
+    for (const [path, key] of [
+      ['groups?status=available', 'status'],
+      ['groups?bogus=1', 'bogus'],
+      ['group_snapshots?group_type_id=x', 'group_type_id'],
+    ] as const) {
+      const refused = await http(tc, 'GET', `${demo.volumeBase}/${path}`, {
+        token: demo.token,
+        version: 'volume 3.70',
+      });
+      expect(refused.body).toEqual({
+        badRequest: { code: 400, message: `Invalid filters ${key} are found in query options.` },
+      });
+    }
+    const older = await must(demo, 'GET', `${demo.volumeBase}/groups?bogus=1`, undefined, 'volume 3.30');
+    expect(Array.isArray(older.groups)).toBe(true);
+    const snapshots = await must(
+      demo,
+      'GET',
+      `${demo.volumeBase}/group_snapshots?group_id=${groupId}&status=available`,
+      undefined,
+      'volume 3.70',
+    );
+    expect(snapshots.group_snapshots).toEqual([]);
+  });
+
   it("refuses a group of the migration's group type, by name or id (asked the reference)", async () => {
     const listed = await must(admin, 'GET', `${admin.volumeBase}/group_types`);
     const cg = listed.group_types.find((t: { name: string }) => t.name === 'default_cgsnapshot_type');

@@ -146,7 +146,12 @@ export function groupsRoutes(groups: GroupsService): Router {
     const caller = callerFor(req);
     const query = queryOf(req);
     const params = parseListParams(query);
-    const rows = await groups.listGroups(caller, params, boolParam('all_tenants', query.get('all_tenants')));
+    const rows = await groups.listGroups(
+      caller,
+      versionFor(req),
+      params,
+      boolParam('all_tenants', query.get('all_tenants')),
+    );
     const version = versionFor(req);
     const links = nextLink(`${apiRoot(req)}/groups`, query, rows, params.limit);
     const withVolumes = detail && boolParam('list_volume', query.get('list_volume'));
@@ -240,6 +245,7 @@ export function groupsRoutes(groups: GroupsService): Router {
     const params = parseListParams(query);
     const rows = await groups.listGroupSnapshots(
       caller,
+      versionFor(req),
       params,
       boolParam('all_tenants', query.get('all_tenants')),
     );

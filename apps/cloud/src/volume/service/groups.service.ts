@@ -1,5 +1,6 @@
 import type { Store, Tx } from '../../platform/db/store.js';
 import { badRequest, notFound, policyForbidden } from '../../platform/http/errors.js';
+import type { Microversion } from '../../platform/http/microversion.js';
 import { assertProjectWriter } from '../../platform/http/policy.js';
 import { newUuid } from '../../platform/ids.js';
 import type { TaskRunner } from '../../platform/tasks.js';
@@ -78,6 +79,37 @@ const SNAPSHOT_SORTABLE: Record<string, keyof GroupSnapshotRow> = Object.assign(
   created_at: 'created_at',
   updated_at: 'updated_at',
 });
+
+/** resource_filters.json: what members may filter groups and group snapshots on from 3.33 (asked the reference). */
+const MEMBER_GROUP_FILTERS = ['name'];
+const MEMBER_GROUP_SNAPSHOT_FILTERS = ['name', 'status', 'group_id'];
+
+/**
+ * reject_invalid_filters: from 3.33 a member naming another filter gets a 400; what remains
+ * (but `all_tenants` and `list_volume`) is matched exactly against the columns it names.
+ */
+function checkedFilters(
+  caller: Caller,
+  version: Microversion,
+  params: ListParams,
+  allowed: readonly string[],
+): Record<string, string> {
+  const raw = params.filters.without('all_tenants', 'list_volume').toRecord();
+  if (!caller.isAdmin && version.atLeast('3.33')) {
+    const invalid = Object.keys(raw).filter((k) => !allowed.includes(k));
+    if (invalid.length > 0)
+      throw badRequest(`Invalid filters ${invalid.join(',')} are found in query options.`);
+  }
+  return raw;
+}
+
+/** An exact match on every filter that names a column; other keys are not the query's. */
+function matches<T>(row: T, filters: Record<string, string>, columns: Record<string, keyof T>): boolean {
+  return Object.entries(filters).every(([k, v]) => {
+    const col = columns[k];
+    return col === undefined || String(row[col] ?? '') === v;
+  });
+}
 
 /** Comma-separated volume ids, as add_volumes / remove_volumes carry them. */
 const idList = (s: string | null | undefined) =>
@@ -244,10 +276,18 @@ export function createGroupsService(deps: {
     /** The ids of a group's volumes (3.25 `list_volume`). */
     volumeIdsOf: (groupId: string) => groupsStore.volumeIdsOf(db, groupId),
 
-    async listGroups(caller: Caller, params: ListParams, allTenants: boolean): Promise<GroupRecord[]> {
+    async listGroups(
+      caller: Caller,
+      version: Microversion,
+      params: ListParams,
+      allTenants: boolean,
+    ): Promise<GroupRecord[]> {
+      const filters = checkedFilters(caller, version, params, MEMBER_GROUP_FILTERS);
       const sort = processSortParams(params.sortKeys, params.sortDirs);
       for (const k of sort.keys) if (!(k in GROUP_SORTABLE)) throw invalidSortKey();
-      const rows = await groupsStore.groups(db, caller.isAdmin && allTenants ? null : caller.projectId);
+      const rows = (
+        await groupsStore.groups(db, caller.isAdmin && allTenants ? null : caller.projectId)
+      ).filter((g) => matches(g, filters, GROUP_SORTABLE));
       const marker = params.marker !== null ? await getGroup(caller, params.marker) : null;
       const sortValue = (g: GroupRecord, k: string) => {
         const v = g[GROUP_SORTABLE[k] as keyof GroupRecord];
@@ -256,7 +296,7 @@ export function createGroupsService(deps: {
       return paginate(rows, sort, sortValue, marker, params.offset, params.limit);
     },
 
-    /** POST /groups: the group type, then the volume types, by name or id (captures 950-953). */
+    /** POST /groups: the group type, then the volume types, by name or id (capture 953). */
     async create(
       caller: Caller,
       input: {
@@ -498,15 +538,16 @@ export function createGroupsService(deps: {
     // --- group snapshots ---
     async listGroupSnapshots(
       caller: Caller,
+      version: Microversion,
       params: ListParams,
       allTenants: boolean,
     ): Promise<GroupSnapshotRow[]> {
+      const filters = checkedFilters(caller, version, params, MEMBER_GROUP_SNAPSHOT_FILTERS);
       const sort = processSortParams(params.sortKeys, params.sortDirs);
       for (const k of sort.keys) if (!(k in SNAPSHOT_SORTABLE)) throw invalidSortKey();
-      const rows = await groupsStore.groupSnapshots(
-        db,
-        caller.isAdmin && allTenants ? null : caller.projectId,
-      );
+      const rows = (
+        await groupsStore.groupSnapshots(db, caller.isAdmin && allTenants ? null : caller.projectId)
+      ).filter((g) => matches(g, filters, SNAPSHOT_SORTABLE));
       const marker = params.marker !== null ? await getGroupSnapshot(caller, params.marker) : null;
       const sortValue = (g: GroupSnapshotRow, k: string) => {
         const v = g[SNAPSHOT_SORTABLE[k] as keyof GroupSnapshotRow];
