@@ -28,6 +28,9 @@ import { createTypeEncryptionService } from './service/type-encryption.service.j
 // cloud-qos-transfer: QoS specs and volume transfers
 import { createQosSpecsService } from './service/qos-specs.service.js';
 import { createTransfersService } from './service/transfers.service.js';
+// --- cloud-groups: generic volume groups ---
+import { createGroupTypesService } from './service/group-types.service.js';
+import { createGroupsService } from './service/groups.service.js';
 
 export { seedVolume } from './seed.js';
 export type {
@@ -67,6 +70,8 @@ export function createVolumeService(
   const { store } = deps;
   const backend = createBackend(deps);
   const types = createTypesService(store);
+  // --- cloud-groups ---
+  const groupTypes = createGroupTypesService(store);
   const volumes = createVolumesService({ store, backend, types, images: deps.images, logger: deps.logger });
   const attachments = createAttachmentsService({ store, nova: deps.nova });
   const snapshots = createSnapshotsService({
@@ -93,6 +98,9 @@ export function createVolumeService(
     // cloud-qos-transfer: QoS specs and volume transfers
     qosSpecs: createQosSpecsService(store),
     transfers: createTransfersService(store),
+    // --- cloud-groups: generic volume groups ---
+    groupTypes,
+    groups: createGroupsService({ store, tasks: deps.tasks, backend, types, groupTypes }),
   };
   const router = Router();
   // Cinder routes no OPTIONS (Express would answer one with an Allow list).

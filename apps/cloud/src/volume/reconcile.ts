@@ -4,6 +4,9 @@ import { BACKEND, backendSteps, poolCapabilities, poolSatisfies } from './servic
 import { snapshotsStore } from './store/snapshots.store.js';
 import { typesStore } from './store/types.store.js';
 import { volumesStore } from './store/volumes.store.js';
+// --- cloud-groups ---
+import { groupBackendSteps } from './service/groups.service.js';
+import { groupsStore } from './store/groups.store.js';
 
 /**
  * Finishes what a dead process left half-done in the emulated volume backend:
@@ -25,6 +28,9 @@ export async function reconcileVolumes(deps: CloudDeps, scope: ReconcileScope = 
     if (done)
       logger.info({ snapshotId: s.id, status: s.status }, 'reconcile: finished an interrupted snapshot step');
   }
+  // --- cloud-groups: groups and group snapshots a dead process left moving (at start only:
+  // their steps are not task subjects; finishing one early is harmless, each step re-checks).
+  if (scope.atStart) await reconcileGroups(deps);
   const stuck = (
     await volumesStore.byStatus(store.db, ['creating', 'deleting', 'extending', 'retyping'])
   ).filter((v) => scope.claims(`volume:${v.id}`));
@@ -59,4 +65,30 @@ function rollbackMultiattach(
   types: Map<string, { extraSpecs: Record<string, string> }>,
 ): boolean {
   return types.get(v.volume_type_id)?.extraSpecs['multiattach'] === '<is> True';
+}
+
+// --- cloud-groups: generic volume groups ---
+/** creating/updating groups and creating group snapshots become available; deleting ones go. */
+async function reconcileGroups(deps: CloudDeps): Promise<void> {
+  const { store, logger } = deps;
+  for (const g of await groupsStore.groupsByStatus(store.db, ['creating', 'updating', 'deleting'])) {
+    const done =
+      g.status === 'deleting'
+        ? await groupBackendSteps.finishGroupDelete(store, g.id)
+        : await groupBackendSteps.settleGroup(store, g.id, g.status as 'creating' | 'updating');
+    if (done)
+      logger.info({ groupId: g.id, status: g.status }, 'reconcile: finished an interrupted group step');
+  }
+  for (const s of await groupsStore.groupSnapshotsByStatus(store.db, ['creating', 'deleting'])) {
+    const done =
+      s.status === 'deleting'
+        ? await groupBackendSteps.finishGroupSnapshotDelete(store, s.id)
+        : await groupBackendSteps.settleGroupSnapshot(store, s.id);
+    if (done) {
+      logger.info(
+        { groupSnapshotId: s.id, status: s.status },
+        'reconcile: finished an interrupted group snapshot step',
+      );
+    }
+  }
 }

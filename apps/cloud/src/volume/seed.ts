@@ -2,6 +2,8 @@ import type { CloudDeps } from '../deps.js';
 import { newUuid } from '../platform/ids.js';
 import { nowIso } from '../platform/time.js';
 import { BACKEND } from './service/backend.js';
+// --- cloud-groups ---
+import { CGSNAPSHOT_GROUP_TYPE } from './service/group-types.service.js';
 
 /** The cinder services of the emulated deployment (`host` as Cinder reports it). */
 export const VOLUME_SERVICES = [
@@ -59,5 +61,29 @@ export async function seedVolume(deps: CloudDeps): Promise<void> {
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
+  }
+  // --- cloud-groups: the group type Cinder's own migration makes (capture 940) ---
+  await db
+    .insertInto('group_types')
+    .values({
+      id: newUuid(),
+      name: CGSNAPSHOT_GROUP_TYPE.name,
+      description: CGSNAPSHOT_GROUP_TYPE.description,
+      is_public: 1,
+      created_at: new Date(base).toISOString(),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const cgType = await db
+    .selectFrom('group_types')
+    .select('id')
+    .where('name', '=', CGSNAPSHOT_GROUP_TYPE.name)
+    .executeTakeFirstOrThrow();
+  for (const [key, value] of Object.entries(CGSNAPSHOT_GROUP_TYPE.specs)) {
+    await db
+      .insertInto('group_type_specs')
+      .values({ group_type_id: cgType.id, key, value })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }

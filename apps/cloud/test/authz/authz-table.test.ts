@@ -1831,6 +1831,178 @@ const rows: Row[] = [
     probe: async () => ({ path: `/identity/v3/regions/${await freshRegion()}` }),
   },
   // --- end cloud-qos-transfer ---
+  // --- cloud-groups: generic volume groups (group types 3.11: writes and specs for admins only;
+  // groups 3.13 and group snapshots 3.14: demo's to read, members' to change, resets for admins) ---
+  {
+    route: 'GET /volume/v3/:projectId/group_types',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/group_types` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/group_types/:typeId',
+    expect: anyToken(200),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/group_types/${await sharedGroupType()}` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/group_types',
+    expect: adminOnly(202, policy('group:group_types:create')),
+    probe: (_w, role) => ({
+      path: `${cinder(role)}/group_types`,
+      body: { group_type: { name: uniqueName('authz-gt') } },
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/group_types/:typeId',
+    expect: adminOnly(200, policy('group:group_types:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${await sharedGroupType()}`,
+      body: { group_type: { description: `changed by ${role}` } },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/group_types/:typeId',
+    expect: adminOnly(202, policy('group:group_types:delete')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${isAdmin(role) ? await freshGroupType() : await sharedGroupType()}`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/group_types/:typeId/group_specs',
+    expect: adminOnly(200, policy('group:group_types_specs:get_all')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${await sharedGroupType()}/group_specs`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/group_types/:typeId/group_specs',
+    expect: adminOnly(202, policy('group:group_types_specs:create')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${await sharedGroupType()}/group_specs`,
+      body: { group_specs: { 'authz:other': 'v' } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/group_types/:typeId/group_specs/:key',
+    expect: adminOnly(200, policy('group:group_types_specs:get')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${await sharedGroupType()}/group_specs/authz:key`,
+    }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/group_types/:typeId/group_specs/:key',
+    expect: adminOnly(200, policy('group:group_types_specs:update')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${await sharedGroupType()}/group_specs/authz:key`,
+      body: { 'authz:key': `set by ${role}` },
+    }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/group_types/:typeId/group_specs/:key',
+    expect: adminOnly(202, policy('group:group_types_specs:delete')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_types/${isAdmin(role) ? await freshGroupType() : await sharedGroupType()}/group_specs/authz:key`,
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/groups',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/groups` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/groups/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/groups/detail` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/groups',
+    expect: ownToCreate(202, 'group:create'),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/groups`,
+      body: { group: { group_type: await sharedGroupType(), volume_types: [await groupVolumeType()] } },
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/groups/action',
+    expect: {
+      ...ownToCreate(202, 'group:create'),
+      other: notFound('Group <demo group> could not be found.'),
+    },
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/groups/action`,
+      body: { 'create-from-src': { source_group_id: await demoGroup() } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/groups/:groupId',
+    expect: demosToRead(200, notFound('Group <demo group> could not be found.')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/groups/${await demoGroup()}` }),
+  },
+  {
+    route: 'PUT /volume/v3/:projectId/groups/:groupId',
+    expect: demosToChange(202, 'group:update', notFound('Group <demo group> could not be found.')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/groups/${await demoGroup()}`,
+      body: { group: { description: `changed by ${role}` } },
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/groups/:groupId/action',
+    expect: demosToChange(202, 'group:delete', notFound('Group <demo group> could not be found.')),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/groups/${spends(role) ? await freshGroup() : await demoGroup()}/action`,
+      body: { delete: { 'delete-volumes': true } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/group_snapshots',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/group_snapshots` }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/group_snapshots/detail',
+    expect: anyToken(200),
+    probe: (_w, role) => ({ path: `${cinder(role)}/group_snapshots/detail` }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/group_snapshots',
+    expect: demosToChange(
+      202,
+      'group:create_group_snapshot',
+      notFound('Group <demo group> could not be found.'),
+    ),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_snapshots`,
+      body: { group_snapshot: { group_id: await demoGroup() } },
+    }),
+  },
+  {
+    route: 'GET /volume/v3/:projectId/group_snapshots/:groupSnapshotId',
+    expect: demosToRead(200, notFound('GroupSnapshot <demo group_snapshot> could not be found.')),
+    probe: async (_w, role) => ({ path: `${cinder(role)}/group_snapshots/${await demoGroupSnapshot()}` }),
+  },
+  {
+    route: 'DELETE /volume/v3/:projectId/group_snapshots/:groupSnapshotId',
+    expect: demosToChange(
+      202,
+      'group:delete_group_snapshot',
+      notFound('GroupSnapshot <demo group_snapshot> could not be found.'),
+    ),
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_snapshots/${spends(role) ? await freshGroupSnapshot() : await demoGroupSnapshot()}`,
+    }),
+  },
+  {
+    route: 'POST /volume/v3/:projectId/group_snapshots/:groupSnapshotId/action',
+    expect: {
+      ...adminOnly(202, policy('group:reset_group_snapshot_status')),
+      other: notFound('GroupSnapshot <demo group_snapshot> could not be found.'),
+    },
+    probe: async (_w, role) => ({
+      path: `${cinder(role)}/group_snapshots/${await demoGroupSnapshot()}/action`,
+      body: { reset_status: { status: 'available' } },
+    }),
+  },
+  // --- end cloud-groups ---
 ];
 
 // --- cloud-rescue: private flavors, for the flavor access rows ---
@@ -2203,7 +2375,10 @@ function resolve(want: Expect): Expect {
     // --- cloudv2: Cinder user messages ---
     .replace('<demo message>', demoMessageId ?? '')
     // cloud-qos-transfer: volume transfers
-    .replace('<demo transfer>', demoTransferId ?? '');
+    .replace('<demo transfer>', demoTransferId ?? '')
+    // --- cloud-groups: a group and a group snapshot of demo's ---
+    .replace('<demo group>', demoGroupId ?? '')
+    .replace('<demo group_snapshot>', demoGroupSnapshotId ?? '');
   return { ...want, fault: { ...want.fault, message } };
 }
 
@@ -2831,3 +3006,62 @@ async function freshRegion(): Promise<string> {
   return res.body.region.id as string;
 }
 // --- end cloud-qos-transfer ---
+// --- cloud-groups: fixtures of the volume group rows ---
+/** A public group type with the spec `authz:key`, and a public volume type for groups. */
+async function freshGroupType(): Promise<string> {
+  const res = await w.must(w.actors.admin, 'POST', `${w.actors.admin.volumeBase}/group_types`, {
+    body: { group_type: { name: uniqueName('authz-gt'), group_specs: { 'authz:key': 'v' } } },
+  });
+  return res.body.group_type.id;
+}
+const sharedGroupType = memo(freshGroupType);
+const groupVolumeType = memo(() => freshType());
+/** A group of demo's (one volume in it), available; demo's group quota is lifted first. */
+let demoGroupId: string | undefined;
+const liftGroupQuota = memo(async () => {
+  await w.must(
+    w.actors.admin,
+    'PUT',
+    `${w.actors.admin.volumeBase}/os-quota-sets/${w.actors.member.projectId}`,
+    {
+      body: { quota_set: { groups: -1, snapshots: -1 } },
+    },
+  );
+});
+async function freshGroup(): Promise<string> {
+  await liftGroupQuota();
+  const volumeType = await groupVolumeType();
+  const res = await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/groups`, {
+    body: {
+      group: {
+        name: uniqueName('authz-group'),
+        group_type: await sharedGroupType(),
+        volume_types: [volumeType],
+      },
+    },
+  });
+  await tc.settle();
+  await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/volumes`, {
+    body: { volume: { size: 1, volume_type: volumeType, group_id: res.body.group.id } },
+  });
+  await tc.settle();
+  return res.body.group.id;
+}
+const demoGroup = memo(async () => {
+  demoGroupId = await freshGroup();
+  return demoGroupId;
+});
+/** A group snapshot of demo's group, available. */
+let demoGroupSnapshotId: string | undefined;
+async function freshGroupSnapshot(): Promise<string> {
+  const res = await w.must(w.actors.member, 'POST', `${w.actors.member.volumeBase}/group_snapshots`, {
+    body: { group_snapshot: { group_id: await demoGroup() } },
+  });
+  await tc.settle();
+  return res.body.group_snapshot.id;
+}
+const demoGroupSnapshot = memo(async () => {
+  demoGroupSnapshotId = await freshGroupSnapshot();
+  return demoGroupSnapshotId;
+});
+// --- end cloud-groups ---

@@ -59,7 +59,12 @@ export type IdKind =
   | 'aggregate'
   // cloud-qos-transfer: QoS specs and volume transfers
   | 'qosSpecs'
-  | 'volumeTransfer';
+  | 'volumeTransfer'
+  // --- cloud-groups: generic volume groups ---
+  | 'groupType'
+  | 'groupSpecKey'
+  | 'volumeGroup'
+  | 'groupSnapshot';
 
 export interface CloudFixtures {
   admin: Session;
@@ -364,6 +369,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
     into.region.push(region);
   }
   // --- end cloud-qos-transfer ---
+  // --- cloud-groups: a group type, groups with a volume each, a group snapshot, and spares ---
+  const groups = await groupFixtures(tc, admin, member);
 
   return {
     admin,
@@ -413,6 +420,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // cloud-qos-transfer: QoS specs and volume transfers
       qosSpecs: [qosSpecsId],
       volumeTransfer: [transferId],
+      // --- cloud-groups ---
+      ...groups.ids,
     },
     identityWritable: {
       project: [project],
@@ -446,6 +455,8 @@ export async function makeFixtures(tc: TestCloud): Promise<CloudFixtures> {
       // cloud-qos-transfer: QoS specs and volume transfers
       qosSpecs: [spareQosSpecsId],
       ...catalogExpendable,
+      // --- cloud-groups ---
+      ...groups.expendable,
     },
     fuzzUser: {
       id: user,
@@ -541,6 +552,88 @@ async function networkFixtures(tc: TestCloud, admin: Session, member: Session) {
       port: spare.port,
       securityGroup: spare.group,
       securityGroupRule: spare.rule,
+    },
+  };
+}
+
+// --- cloud-groups: generic volume groups ---
+/**
+ * A public group type (spec `fuzz_key`) and a volume type for groups; for each of the member and
+ * the admin an available group holding one volume; a group snapshot of the member's; spare group
+ * types, groups and group snapshots for the deletes.
+ */
+async function groupFixtures(tc: TestCloud, admin: Session, member: Session) {
+  const a = admin.token;
+  const V = 'volume 3.20';
+  const newGroupType = async (name: string) =>
+    (
+      await ok(
+        tc,
+        'POST',
+        `${admin.volumeBase}/group_types`,
+        a,
+        { group_type: { name, group_specs: { fuzz_key: 'v' } } },
+        V,
+      )
+    ).group_type.id as string;
+  const groupType = await newGroupType('fuzz-group-type');
+  const spareGroupTypes = [await newGroupType('fuzz-spare-gt-1'), await newGroupType('fuzz-spare-gt-2')];
+  const volumeType = (
+    await ok(tc, 'POST', `${admin.volumeBase}/types`, a, { volume_type: { name: 'fuzz-group-vt' } })
+  ).volume_type.id as string;
+  const newGroup = async (s: Session) => {
+    const id = (
+      await ok(
+        tc,
+        'POST',
+        `${s.volumeBase}/groups`,
+        s.token,
+        { group: { name: 'fuzz-group', group_type: groupType, volume_types: [volumeType] } },
+        V,
+      )
+    ).group.id as string;
+    await tc.settle();
+    await ok(
+      tc,
+      'POST',
+      `${s.volumeBase}/volumes`,
+      s.token,
+      { volume: { size: 1, volume_type: volumeType, group_id: id } },
+      V,
+    );
+    await tc.settle();
+    return id;
+  };
+  const memberGroup = await newGroup(member);
+  const adminGroup = await newGroup(admin);
+  const spareGroups = [await newGroup(member), await newGroup(admin)];
+  const newGroupSnapshot = async () => {
+    const id = (
+      await ok(
+        tc,
+        'POST',
+        `${member.volumeBase}/group_snapshots`,
+        member.token,
+        { group_snapshot: { group_id: memberGroup } },
+        V,
+      )
+    ).group_snapshot.id as string;
+    await tc.settle();
+    return id;
+  };
+  const groupSnapshot = await newGroupSnapshot();
+  const spareGroupSnapshots = [await newGroupSnapshot(), await newGroupSnapshot()];
+  return {
+    ids: {
+      groupType: [groupType, 'default', 'fuzz-missing'],
+      groupSpecKey: ['fuzz_key', 'fuzz-missing'],
+      volumeGroup: [memberGroup, adminGroup],
+      groupSnapshot: [groupSnapshot],
+    },
+    expendable: {
+      groupType: spareGroupTypes,
+      volumeGroup: spareGroups,
+      groupSnapshot: spareGroupSnapshots,
     },
   };
 }

@@ -898,6 +898,92 @@ export const cloudEndpoints: Endpoint[] = [
   E('PATCH /identity/v3/regions/:regionId', { body: ({ n }) => ({ region: { description: `d${n}` } }) }),
   E('DELETE /identity/v3/regions/:regionId'),
   // --- end cloud-qos-transfer ---
+  // --- cloud-groups: generic volume groups ---
+  E('GET /volume/v3/:projectId/group_types'),
+  E('GET /volume/v3/:projectId/group_types/:typeId'),
+  E('POST /volume/v3/:projectId/group_types', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      group_type: {
+        name: `fuzz-gt-${n}`,
+        ...pick(n, [{}, { is_public: false }, { description: 'fz', group_specs: { fz: 'v' } }]),
+      },
+    }),
+  }),
+  E('PUT /volume/v3/:projectId/group_types/:typeId', {
+    version: VOLUME,
+    body: ({ n }) => ({
+      group_type: pick(n, [{ description: `fz-${n}` }, { name: `fuzz-gt-renamed-${n}` }]),
+    }),
+  }),
+  E('DELETE /volume/v3/:projectId/group_types/:typeId'),
+  E('GET /volume/v3/:projectId/group_types/:typeId/group_specs'),
+  E('POST /volume/v3/:projectId/group_types/:typeId/group_specs', {
+    version: VOLUME,
+    body: ({ n }) => ({ group_specs: { [pick(n, ['fuzz_key', 'fz'])]: `v${n}` } }),
+  }),
+  E('GET /volume/v3/:projectId/group_types/:typeId/group_specs/:key'),
+  E('PUT /volume/v3/:projectId/group_types/:typeId/group_specs/:key', {
+    version: VOLUME,
+    body: ({ n }) => ({ fuzz_key: `v${n}` }),
+  }),
+  E('DELETE /volume/v3/:projectId/group_types/:typeId/group_specs/:key'),
+  E('GET /volume/v3/:projectId/groups'),
+  E('GET /volume/v3/:projectId/groups/detail'),
+  E('POST /volume/v3/:projectId/groups', {
+    version: VOLUME,
+    body: ({ fx, n }) => ({
+      group: {
+        group_type: pick(n, fx.ids.groupType),
+        volume_types: [pick(n >> 2, fx.ids.volumeType)],
+        ...pick(n >> 4, [{}, { name: `fz-${n}` }, { availability_zone: 'nova' }]),
+      },
+    }),
+  }),
+  E('POST /volume/v3/:projectId/groups/action', {
+    version: VOLUME,
+    body: ({ fx, n }) => ({
+      'create-from-src': pick(n, [
+        { source_group_id: pick(n >> 2, fx.ids.volumeGroup) },
+        { group_snapshot_id: pick(n >> 2, fx.ids.groupSnapshot) },
+      ]),
+    }),
+  }),
+  E('GET /volume/v3/:projectId/groups/:groupId'),
+  E('PUT /volume/v3/:projectId/groups/:groupId', {
+    version: VOLUME,
+    body: ({ fx, n }) => ({
+      group: pick(n, [
+        { name: `fz-${n}` },
+        { description: 'fz' },
+        { add_volumes: pick(n >> 2, fx.ids.volume) },
+        { remove_volumes: pick(n >> 2, fx.ids.volume) },
+      ]),
+    }),
+  }),
+  E('POST /volume/v3/:projectId/groups/:groupId/action', {
+    version: VOLUME,
+    body: ({ n }) =>
+      pick(n, [
+        { delete: { 'delete-volumes': pick(n >> 2, [true, false]) } },
+        { reset_status: { status: pick(n >> 2, ['available', 'error']) } },
+      ]),
+  }),
+  E('GET /volume/v3/:projectId/group_snapshots'),
+  E('GET /volume/v3/:projectId/group_snapshots/detail'),
+  E('POST /volume/v3/:projectId/group_snapshots', {
+    version: VOLUME,
+    body: ({ fx, n }) => ({
+      group_snapshot: { group_id: pick(n, fx.ids.volumeGroup), ...pick(n >> 2, [{}, { name: `fz-${n}` }]) },
+    }),
+  }),
+  E('GET /volume/v3/:projectId/group_snapshots/:groupSnapshotId'),
+  E('DELETE /volume/v3/:projectId/group_snapshots/:groupSnapshotId'),
+  E('POST /volume/v3/:projectId/group_snapshots/:groupSnapshotId/action', {
+    version: VOLUME,
+    body: ({ n }) => ({ reset_status: { status: pick(n, ['available', 'error']) } }),
+  }),
+  // --- end cloud-groups ---
 ];
 
 /** The kind of id a path parameter holds, from the segment before it. */
@@ -968,6 +1054,11 @@ export function idKindOf(path: string, param: string): IdKind {
     'qos-specs': 'qosSpecs',
     'os-volume-transfer': 'volumeTransfer',
     'volume-transfers': 'volumeTransfer',
+    // --- cloud-groups: generic volume groups ---
+    group_types: 'groupType',
+    group_specs: 'groupSpecKey',
+    groups: 'volumeGroup',
+    group_snapshots: 'groupSnapshot',
   };
   // --- cloudv2: volume type encryption --- a field of the specs, and the type's id again.
   if (service === 'volume' && before === 'encryption') {

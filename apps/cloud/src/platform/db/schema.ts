@@ -533,6 +533,14 @@ export interface Schema {
   aggregate_hosts: AggregateHostsTable;
   aggregate_ids: AggregateIdsTable;
   // --- end cloud-proxy-hosts ---
+  // --- cloud-groups: generic volume groups ---
+  group_types: GroupTypesTable;
+  group_type_specs: GroupTypeSpecsTable;
+  volume_groups: VolumeGroupsTable;
+  volume_group_types: VolumeGroupTypesTable;
+  volume_group_members: VolumeGroupMembersTable;
+  group_snapshots: GroupSnapshotsTable;
+  group_snapshot_members: GroupSnapshotMembersTable;
 }
 
 // --- cloud14v: volume type access ---
@@ -715,3 +723,70 @@ export interface CatalogEndpointsTable {
   enabled: Bool;
 }
 // --- end cloud-qos-transfer ---
+// --- cloud-groups: generic volume groups ---
+/** Cinder's group_types (3.11). */
+export interface GroupTypesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  is_public: Bool;
+  created_at: string;
+}
+
+/** Cinder's group_type_specs: one key of a group type's specs. */
+export interface GroupTypeSpecsTable {
+  group_type_id: string;
+  key: string;
+  value: string;
+}
+
+/** Cinder's groups (3.13): a project's generic volume group. */
+export interface VolumeGroupsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  name: string | null;
+  description: string | null;
+  /** creating, available, updating, deleting, error, ... (GroupStatus). */
+  status: string;
+  availability_zone: string;
+  group_type_id: string;
+  /** The group snapshot or the group it was created from (3.14 create-from-src). */
+  group_snapshot_id: string | null;
+  source_group_id: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** Cinder's group_volume_type_mapping: the volume types a group takes, in the order given. */
+export interface VolumeGroupTypesTable {
+  group_id: string;
+  volume_type_id: string;
+  position: number;
+}
+
+/** A volume's group (Cinder's volumes.group_id). */
+export interface VolumeGroupMembersTable {
+  volume_id: string;
+  group_id: string;
+}
+
+/** Cinder's group_snapshots (3.14). */
+export interface GroupSnapshotsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  group_id: string;
+  group_type_id: string;
+  name: string | null;
+  description: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** A snapshot's group snapshot (Cinder's snapshots.group_snapshot_id). */
+export interface GroupSnapshotMembersTable {
+  snapshot_id: string;
+  group_snapshot_id: string;
+}

@@ -32,6 +32,10 @@ import type { QosSpecsService } from '../service/qos-specs.service.js';
 import { qosSpecsRoutes } from './qos-specs.routes.js';
 import type { TransfersService } from '../service/transfers.service.js';
 import { transfersRoutes } from './transfers.routes.js';
+// --- cloud-groups: generic volume groups ---
+import type { GroupTypesService } from '../service/group-types.service.js';
+import type { GroupsService } from '../service/groups.service.js';
+import { groupsRoutes, groupTypesRoutes } from './groups.routes.js';
 
 /**
  * Every route under /volume/v3/{project_id}. The caller is authenticated, the microversion
@@ -55,6 +59,9 @@ export function volumeApiRoutes(services: {
   // cloud-qos-transfer: QoS specs and volume transfers
   qosSpecs: QosSpecsService;
   transfers: TransfersService;
+  // --- cloud-groups: generic volume groups ---
+  groupTypes: GroupTypesService;
+  groups: GroupsService;
 }): Router {
   const router = Router({ mergeParams: true, strict: true });
   router.use(attachmentsRoutes(services.attachments));
@@ -76,5 +83,8 @@ export function volumeApiRoutes(services: {
   // cloud-qos-transfer: QoS specs and volume transfers
   router.use(qosSpecsRoutes(services.qosSpecs));
   router.use(transfersRoutes(services.transfers));
+  // --- cloud-groups: generic volume groups ---
+  router.use(groupTypesRoutes(services.groupTypes));
+  router.use(groupsRoutes(services.groups));
   return router;
 }

@@ -48,9 +48,12 @@ export function snapshotsRoutes(snapshots: SnapshotsService): Router {
         params.limit,
         count,
       );
+      const groupSnapshotIds = detail ? await snapshots.groupSnapshotIds(rows) : new Map<string, string>();
       res.json({
         snapshots: rows.map((s) =>
-          detail ? snapshotDetail(s, version, { extended: true }) : snapshotSummary(s),
+          detail
+            ? snapshotDetail(s, version, { extended: true, groupSnapshotId: groupSnapshotIds.get(s.id) })
+            : snapshotSummary(s),
         ),
         ...(links.length > 0 ? { snapshots_links: links } : {}),
         ...(count !== undefined ? { count } : {}),
@@ -74,7 +77,8 @@ export function snapshotsRoutes(snapshots: SnapshotsService): Router {
 
   router.get('/snapshots/:snapshotId', async (req, res) => {
     const row = await snapshots.get(callerFor(req), param(req, 'snapshotId'));
-    res.json({ snapshot: snapshotDetail(row, versionFor(req), { extended: true }) });
+    const groupSnapshotId = (await snapshots.groupSnapshotIds([row])).get(row.id);
+    res.json({ snapshot: snapshotDetail(row, versionFor(req), { extended: true, groupSnapshotId }) });
   });
 
   router.put('/snapshots/:snapshotId', async (req, res) => {

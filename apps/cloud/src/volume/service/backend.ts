@@ -7,6 +7,8 @@ import { glanceMetadataStore } from '../store/glance-metadata.store.js';
 import { messagesStore } from '../store/messages.store.js';
 import { snapshotsStore } from '../store/snapshots.store.js';
 import { volumesStore } from '../store/volumes.store.js';
+// --- cloud-groups ---
+import { groupsStore } from '../store/groups.store.js';
 import { newVolumeMessage } from './messages.service.js';
 import { statusFromAttachments } from './volume-status.js';
 
@@ -183,6 +185,8 @@ export const backendSteps = {
       }
       await glanceMetadataStore.deleteAll(tx, volumeId);
       await volumesStore.delete(tx, volumeId);
+      // --- cloud-groups: a volume leaves its group with it.
+      await groupsStore.removeVolume(tx, volumeId);
       return 'deleted';
     });
   },
@@ -205,6 +209,8 @@ export const backendSteps = {
       if (snap?.status !== 'deleting') return false;
       await snapshotsStore.delete(tx, snapshotId);
       await glanceMetadataStore.deleteAll(tx, snapshotId);
+      // --- cloud-groups: and its group snapshot's record of it.
+      await groupsStore.removeSnapshot(tx, snapshotId);
       return true;
     });
   },

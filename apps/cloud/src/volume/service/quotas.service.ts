@@ -4,6 +4,8 @@ import type { Store } from '../../platform/db/store.js';
 import { badRequest, forbidden, OpenStackError, policyForbidden } from '../../platform/http/errors.js';
 import { volumeQuotasStore } from '../store/quotas.store.js';
 import { typesStore } from '../store/types.store.js';
+// --- cloud-groups ---
+import { groupsStore } from '../store/groups.store.js';
 import type { Caller } from './caller.js';
 
 type Db = Kysely<Schema>;
@@ -64,7 +66,7 @@ async function projectLimits(db: Db, projectId: string): Promise<Record<string, 
   return all;
 }
 
-/** Volumes, snapshots and gigabytes in use, overall and per type; backups and groups are 0 here. */
+/** Volumes, snapshots, gigabytes (overall and per type) and groups in use; backups are 0 here. */
 async function usageOf(db: Db, projectId: string): Promise<Record<string, number>> {
   const names = new Map((await typesStore.names(db)).map((t) => [t.id, t.name]));
   const out: Record<string, number> = {};
@@ -89,6 +91,8 @@ async function usageOf(db: Db, projectId: string): Promise<Record<string, number
     }
   }
   out.per_volume_gigabytes = 0;
+  // --- cloud-groups: groups count against their quota ---
+  out.groups = await groupsStore.countGroups(db, projectId);
   return out;
 }
 
@@ -273,4 +277,13 @@ export async function checkSnapshotQuota(
     );
   }
   throw quotaError('SnapshotLimitExceeded', `Maximum number of snapshots allowed (${limits[over]}) exceeded`);
+}
+
+// --- cloud-groups: group quota ---
+/** A new group's reservation (group/api.py `_create_group`'s GROUP_QUOTAS.reserve). */
+export async function checkGroupQuota(db: Db, projectId: string): Promise<void> {
+  const limit = (await projectLimits(db, projectId)).groups ?? -1;
+  if (limit >= 0 && limit < (await groupsStore.countGroups(db, projectId)) + 1) {
+    throw quotaError('GroupLimitExceeded', `Maximum number of groups allowed (${limit}) exceeded`);
+  }
 }

@@ -8,6 +8,8 @@ import { nowIso } from '../../platform/time.js';
 import { glanceMetadataStore } from '../store/glance-metadata.store.js';
 import { type SnapshotColumn, type SnapshotRow, snapshotsStore } from '../store/snapshots.store.js';
 import { volumesStore } from '../store/volumes.store.js';
+// --- cloud-groups ---
+import { groupsStore } from '../store/groups.store.js';
 import { BACKEND } from './backend.js';
 import type { Caller } from './caller.js';
 import { boolParam, invalidSortKey, type ListParams, paginate, processSortParams } from './paging.js';
@@ -267,7 +269,9 @@ export function createSnapshotsService(deps: {
 
   /** delete_snapshot's conditional update: available or error unless forced, then deleting. */
   async function markDeleting(tx: Tx, s: SnapshotRow, force: boolean): Promise<void> {
-    if (!force && !['available', 'error'].includes(s.status)) {
+    // --- cloud-groups: a snapshot of a group snapshot goes with it.
+    const inGroup = (await groupsStore.groupSnapshotIdsOfSnapshots(tx, [s.id])).has(s.id);
+    if ((!force && !['available', 'error'].includes(s.status)) || inGroup) {
       throw invalidSnapshot('Snapshot status must be available or error and must not be part of a group.');
     }
     await snapshotsStore.update(tx, s.id, { status: 'deleting', updated_at: nowIso() });
@@ -364,7 +368,16 @@ export function createSnapshotsService(deps: {
     });
   }
 
+  // --- cloud-groups ---
+  /** The group snapshot of each of these snapshots that has one (3.14 group_snapshot_id). */
+  const groupSnapshotIds = (rows: SnapshotRow[]) =>
+    groupsStore.groupSnapshotIdsOfSnapshots(
+      db,
+      rows.map((r) => r.id),
+    );
+
   return {
+    groupSnapshotIds,
     get,
     list,
     create,

@@ -4,6 +4,8 @@ import { isUuidLike, newUuid } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { typesStore, type VolumeTypeRecord } from '../store/types.store.js';
 import { volumesStore } from '../store/volumes.store.js';
+// --- cloud-groups ---
+import { groupsStore } from '../store/groups.store.js';
 import type { Caller } from './caller.js';
 import { invalidSortKey, type ListParams, paginate, processSortParams } from './paging.js';
 
@@ -172,6 +174,9 @@ export function createTypesService(store: Store) {
         if (await volumesStore.typeInUse(tx, id)) {
           throw badRequest(`Volume Type ${id} deletion is not allowed with volumes present with the type.`);
         }
+        // --- cloud-groups: a type a group takes stays (asked the reference).
+        if (await groupsStore.volumeTypeInUse(tx, id))
+          throw badRequest('Target volume type is still in use.');
         await typesStore.delete(tx, id);
       });
     },

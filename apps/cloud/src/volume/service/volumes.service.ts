@@ -24,6 +24,10 @@ import {
 } from './paging.js';
 import { literalEval, type PyValue } from './py-literal.js';
 import { isMultiattachType, type TypesService } from './types.service.js';
+// --- cloud-groups ---
+import { type GroupRecord, groupsStore } from '../store/groups.store.js';
+import type { VolumeTypeRecord } from '../store/types.store.js';
+import { pyRepr } from '../../platform/validation/py-repr.js';
 
 export const volumeNotFound = (id: string) => notFound(`Volume ${id} could not be found.`);
 const invalidVolume = (reason: string) => badRequest(`Invalid volume: ${reason}`);
@@ -45,6 +49,15 @@ function checkImageFits(image: Image, sizeGb: number): void {
       `Volume size ${sizeGb}GB cannot be smaller than the image minDisk size ${image.minDisk}GB.`,
     );
   }
+}
+
+/** The VolumeType object's repr, as Cinder prints it in the group type check (capture 953). */
+function volumeTypeRepr(t: VolumeTypeRecord): string {
+  const created = `${t.created_at.slice(0, 19)}Z`;
+  const specs = `{${Object.entries(t.extraSpecs)
+    .map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`)
+    .join(', ')}}`;
+  return `VolumeType(created_at=${created},deleted=False,deleted_at=None,description=${t.description === null ? 'None' : pyRepr(t.description)},extra_specs=${specs},id=${t.id},is_public=${t.is_public === 1 ? 'True' : 'False'},name=${pyRepr(t.name)},projects=${pyRepr(t.projects)},qos_specs=<?>,qos_specs_id=None,updated_at=None)`;
 }
 
 /** volume/api.py delete: the conditional update's failure text (captures 53, 251, 290, 291). */
@@ -279,6 +292,8 @@ export function createVolumesService(deps: {
       typeNames: await types.names(),
       attachments,
       imageMetadata: await glanceMetadataStore.forMany(db, ids),
+      // --- cloud-groups ---
+      groupIds: await groupsStore.groupIdsOfVolumes(db, ids),
     };
   }
 
@@ -334,6 +349,7 @@ export function createVolumesService(deps: {
     const exact: Partial<Record<VolumeColumn, string | number | null>> = {};
     let metadataFilter: Record<string, PyValue> | null = null;
     const timeFilters: [VolumeColumn, string][] = [];
+    let groupFilter: string | null | undefined;
     for (const [k, v] of Object.entries(values)) {
       if (k === 'metadata') {
         if (typeof v !== 'object' || v === null || Array.isArray(v))
@@ -341,6 +357,9 @@ export function createVolumesService(deps: {
         metadataFilter = v;
       } else if (TIME_FILTERS.has(k)) {
         timeFilters.push([COLUMNS[k] as VolumeColumn, String(v)]);
+      } else if (k === 'group_id') {
+        // --- cloud-groups: group membership lives beside the volume rows.
+        groupFilter = v === null ? null : String(v);
       } else if (NULL_COLUMNS.has(k)) {
         if (v !== null) return { rows: [], ...(withCount ? { count: 0 } : {}) };
       } else {
@@ -381,6 +400,13 @@ export function createVolumesService(deps: {
         const admin: Record<string, string> = r.readonly_flag != null ? { readonly: r.readonly_flag } : {};
         return wanted.every(([k, v]) => meta[k] === String(v) || admin[k] === String(v));
       });
+    }
+    if (groupFilter !== undefined) {
+      const groupOf = await groupsStore.groupIdsOfVolumes(
+        db,
+        keys.map((r) => r.id as string),
+      );
+      keys = keys.filter((r) => (groupOf.get(r.id as string) ?? null) === groupFilter);
     }
     for (const [col, f] of timeFilters) {
       keys = keys.filter((r) =>
@@ -459,8 +485,15 @@ export function createVolumesService(deps: {
     const source = input.sourceVolid !== null ? await get(caller, input.sourceVolid) : null;
     // Cinder looks a consistency group up in its groups table.
     if (input.consistencygroupId) throw notFound(`Group ${input.consistencygroupId} could not be found.`);
-    if (input.groupId && version.atLeast('3.13'))
-      throw notFound(`Group ${input.groupId} could not be found.`);
+    // --- cloud-groups: the group the volume joins (3.13), then its type must be one the group takes.
+    let group: GroupRecord | null = null;
+    if (input.groupId && version.atLeast('3.13')) {
+      const g = await groupsStore.groupById(db, input.groupId);
+      if (!g || (!caller.isAdmin && g.project_id !== caller.projectId)) {
+        throw notFound(`Group ${input.groupId} could not be found.`);
+      }
+      group = g;
+    }
     const image = input.imageRef !== null ? await imageFromRef(caller, input.imageRef) : null;
     if (input.backupId !== null && version.atLeast('3.47')) {
       throw notFound(`Backup ${input.backupId} could not be found.`);
@@ -521,6 +554,14 @@ export function createVolumesService(deps: {
             (source?.volume_type_id ?? snapshot?.volume_type_id) as string,
           )
         : await types.defaultType(caller));
+    if (group && !['available', 'creating'].includes(group.status)) {
+      throw badRequest("Invalid Group: Originating group status must be one of 'available, creating' values");
+    }
+    if (group && !group.volumeTypeIds.includes(volType.id)) {
+      throw invalidInput(
+        `Invalid volume_type provided: ${volumeTypeRepr(volType)} (requested type must be supported by this group).`,
+      );
+    }
     const row: VolumeRow = {
       id: newUuid(),
       project_id: caller.projectId,
@@ -549,7 +590,14 @@ export function createVolumesService(deps: {
     await store.transaction(async (tx) => {
       // QuotaReserveTask: the per-volume limit, then volumes and gigabytes.
       await checkVolumeQuota(tx, row.project_id, row.volume_type_id, row.size, true, row.size);
+      // The group is locked while the volume joins it, so a delete that is under way sees it or
+      // the volume sees the group go (then it is gone, as a lookup would have found).
+      if (group) {
+        const locked = await groupsStore.lockGroup(store, tx, group.id);
+        if (!locked || locked.status === 'deleting') throw notFound(`Group ${group.id} could not be found.`);
+      }
       await volumesStore.insert(tx, row);
+      if (group) await groupsStore.addVolume(tx, group.id, row.id);
       // The image metadata the volume carries: the image's (flow's _capture_volume_image_metadata),
       // or its source's.
       if (image) await glanceMetadataStore.set(tx, 'volume', row.id, imageMetadataOf(image));
@@ -615,6 +663,8 @@ export function createVolumesService(deps: {
     if (opts.force && !caller.isAdmin) throw policyForbidden('volume:force_delete');
     const snapshots = await snapshotsStore.forVolume(tx, id);
     const attachments = await attachmentsStore.forVolume(tx, id);
+    // --- cloud-groups: a volume that belongs to a group goes with the group (capture 946).
+    if ((await groupsStore.groupIdsOfVolumes(tx, [id])).has(id)) throw invalidVolume(DELETE_REFUSED);
     if (v.host === null && attachments.length === 0) {
       await volumesStore.delete(tx, id);
       return false;

@@ -21,9 +21,13 @@ export function snapshotSummary(s: SnapshotRow) {
   };
 }
 
-export function snapshotDetail(s: SnapshotRow, mv: Microversion, opts: { extended: boolean }) {
+export function snapshotDetail(
+  s: SnapshotRow,
+  mv: Microversion,
+  opts: { extended: boolean; groupSnapshotId?: string | null },
+) {
   const out: Record<string, unknown> = snapshotSummary(s);
-  if (mv.atLeast('3.14')) out['group_snapshot_id'] = null;
+  if (mv.atLeast('3.14')) out['group_snapshot_id'] = opts.groupSnapshotId ?? null;
   if (mv.atLeast('3.41')) out['user_id'] = s.user_id;
   if (mv.atLeast('3.65')) out['consumes_quota'] = true;
   if (opts.extended) {

@@ -19,6 +19,8 @@ export interface VolumeViewData {
   attachments: Map<string, AttachmentRow[]>;
   /** volume_image_metadata of the volumes that have any (show and detail only). */
   imageMetadata?: Map<string, Record<string, string>>;
+  /** The group of each volume that has one (cloud-groups). */
+  groupIds?: Map<string, string>;
 }
 
 export function volumeLinks(ctx: VolumeViewContext, id: string) {
@@ -96,7 +98,7 @@ export function volumeDetail(
     attachments: attachmentsOf(ctx, data.attachments.get(v.id) ?? []),
   };
   if (ctx.isAdmin) out['migration_status'] = v.migration_status;
-  if (mv.atLeast('3.13')) out['group_id'] = null;
+  if (mv.atLeast('3.13')) out['group_id'] = data.groupIds?.get(v.id) ?? null;
   if (ctx.isAdmin && mv.atLeast('3.21')) out['provider_id'] = null;
   if (mv.atLeast('3.48')) {
     // The DB default (true) until the LVM backend, which reports shared_targets False, takes it.

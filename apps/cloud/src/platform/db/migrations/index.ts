@@ -32,6 +32,8 @@ import * as aggregates from './0120_aggregates.js';
 import * as volumeQosSpecs from './0110_volume_qos_specs.js';
 import * as volumeTransfers from './0111_volume_transfers.js';
 import * as identityCatalog from './0112_identity_catalog.js';
+// --- cloud-groups: generic volume groups ---
+import * as volumeGroups from './0115_volume_groups.js';
 
 /** Applied in key order on every start. Add new ones at the end; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -70,6 +72,8 @@ export const migrations: Record<string, Migration> = {
   '0110_volume_qos_specs': volumeQosSpecs,
   '0111_volume_transfers': volumeTransfers,
   '0112_identity_catalog': identityCatalog,
+  // --- cloud-groups: generic volume groups, group types and group snapshots ---
+  '0115_volume_groups': volumeGroups,
   // --- cloud-proxy-hosts: host aggregates ---
   '0120_aggregates': aggregates,
   // --- end cloud-proxy-hosts ---
