@@ -202,7 +202,8 @@ const BETWEEN_STATES = new Set(['reserved', 'attaching', 'detaching']);
  */
 async function untilReservable(run: LaunchRun, volumeIds: readonly string[]): Promise<void> {
   const { cloud, timing } = run;
-  const deadline = Date.now() + timing.attachTimeoutMs;
+  const started = Date.now();
+  const deadline = started + timing.attachTimeoutMs;
   let delay = timing.pollMinMs;
   while (Date.now() < deadline) {
     if (run.stopped()) throw new Stopped();
@@ -215,10 +216,16 @@ async function untilReservable(run: LaunchRun, volumeIds: readonly string[]): Pr
     }
     if (!volumes.some((v) => v && BETWEEN_STATES.has(v.status))) return;
     await sleep(delay);
-    delay = Math.min(RESERVABLE_POLL_MAX_MS, Math.ceil(delay * 1.5));
+    // The next request waits on this read, so it is read often while a reservation is young.
+    if (Date.now() - started > RESERVABLE_FAST_MS)
+      delay = Math.min(RESERVABLE_POLL_MAX_MS, Math.ceil(delay * 1.5));
   }
 }
-/** A reservation lasts about as long as a host takes to connect: seconds, not minutes. */
+/**
+ * A reservation lasts as long as the host takes to connect the volume: about a second on the
+ * reference Zed cloud, so it is read every pollMinMs for the first 3 s, then less often.
+ */
+const RESERVABLE_FAST_MS = 3_000;
 const RESERVABLE_POLL_MAX_MS = 500;
 
 const mappings = (r: LaunchRequest) => ({
