@@ -999,6 +999,10 @@ export interface JourneyRow {
 const journeyCell = (j: JourneyRow | undefined) =>
   j ? `${fmtMs(j.ms)}${j.samples && j.samples.length > 1 ? ` (median of ${j.samples.length})` : ''}` : '–';
 
+/** How to read the before/after journeys (both recorded on 2026-11-26, on a quiet machine). */
+const JOURNEY_READING =
+  "**Reading the two columns**: both were measured within an hour of each other on the same quiet machine (load 1-3) against the same reference cloud, so they compare; the load-13 and load-27 figures of earlier runs are gone. The reference cloud answers in 15-70 ms, so the journeys are mostly the browser and the cloud doing the work, and the call savings of the table above show where a call chain was the cost: the admin topology (1,247 → 491 ms, with fewer round trips in the table above). Sign-in, the attach dialog, attach and detach are within noise of before: the request path was already short on this cloud, and what the after column no longer does (reads before and after each attach, the preflight's extra round trip) costs 20-60 ms here. **The wizard is not the same journey**: the after wizard has three more steps (networks, security groups, and a new key pair created and downloaded), and its review asks the cloud for quotas, networks and the capacity check, so its time is the work added by issue 15. **launch-3 is slower** (3,024 → 4,112 ms). On this cloud's Cinder (21, Zed: no fix for bug 1747985) a shared boot volume can be reserved by one create at a time, and each create holds it until Nova's host has connected it: 0.7-1.8 s per server in both runs (from nova-api's log), so 3 servers cost two such windows whatever the client does. The after path first sent the creates 4 at a time and then retried the refused ones on a 0.5/1/2 s backoff (4,571 ms); it now sends the rest one at a time as soon as a volume read shows the volume free (4,112 ms). The remaining second is not pinned down: the windows in the after runs were longer (up to 1.5 s) and the after path does more at start (networks, key pair, quota and capacity checks).";
+
 function journeysSection(): BenchSection {
   const runs = Object.values(readRecorded<JourneyRow>(RECORDED.cloudJourneys));
   const names = [...new Set(runs.flatMap((r) => Object.keys(r.rows)))];
@@ -1022,9 +1026,13 @@ function journeysSection(): BenchSection {
       : [],
     verdicts: [],
     notes: runs.length
-      ? runs.map(
-          (r) => `**${r.label}** (${r.date.slice(0, 16).replace('T', ' ')} UTC, \`${r.commit}\`): ${r.setup}`,
-        )
+      ? [
+          ...runs.map(
+            (r) =>
+              `**${r.label}** (${r.date.slice(0, 16).replace('T', ' ')} UTC, \`${r.commit}\`): ${r.setup}`,
+          ),
+          JOURNEY_READING,
+        ]
       : ['No run recorded yet: `E2E_CLOUD_RECORD=before npm run e2e:cloud` against a real cloud.'],
   };
 }
