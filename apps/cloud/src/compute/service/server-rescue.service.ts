@@ -70,7 +70,14 @@ export async function rescueAction(
         await set(await migrationStart(tx, s, auth, action.host));
         break;
     }
-    await recordAction(tx, { serverId: id, action: action.name, auth, event: EVENTS[action.name] });
+    await recordAction(tx, {
+      serverId: id,
+      action: action.name,
+      auth,
+      event: EVENTS[action.name],
+      // The conductor's cold_migrate runs inside migrate_server: both events, closed together (907).
+      ...(action.name === 'migrate' ? { moreEvents: ['cold_migrate'] } : {}),
+    });
   });
   scheduleAdvance(deps, id);
   return answer;
