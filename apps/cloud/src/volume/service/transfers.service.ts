@@ -8,7 +8,7 @@ import { snapshotsStore } from '../store/snapshots.store.js';
 import { type TransferRow, transfersStore } from '../store/transfers.store.js';
 import { volumesStore } from '../store/volumes.store.js';
 import type { Caller } from './caller.js';
-import { checkVolumeQuota } from './quotas.service.js';
+import { checkTransferredSnapshotsQuota, checkVolumeQuota } from './quotas.service.js';
 import { volumeNotFound } from './volumes.service.js';
 
 const transferNotFound = (id: string) => notFound(`Transfer ${id} could not be found.`);
@@ -114,6 +114,14 @@ export function createTransfersService(store: Store) {
         const volume = await volumesStore.lockById(store, tx, t.volume_id);
         if (!volume) throw volumeNotFound(t.volume_id);
         await checkVolumeQuota(tx, caller.projectId, volume.volume_type_id, volume.size, true, volume.size);
+        const moving = t.no_snapshots === 0 ? await snapshotsStore.forVolume(tx, volume.id) : [];
+        await checkTransferredSnapshotsQuota(
+          tx,
+          caller.projectId,
+          volume.volume_type_id,
+          volume.size,
+          moving.map((s) => s.volume_size),
+        );
         const now = nowIso();
         await volumesStore.update(tx, volume.id, {
           project_id: caller.projectId,
@@ -121,14 +129,12 @@ export function createTransfersService(store: Store) {
           status: 'available',
           updated_at: now,
         });
-        if (t.no_snapshots === 0) {
-          for (const s of await snapshotsStore.forVolume(tx, volume.id)) {
-            await snapshotsStore.update(tx, s.id, {
-              project_id: caller.projectId,
-              user_id: caller.userId,
-              updated_at: now,
-            });
-          }
+        for (const s of moving) {
+          await snapshotsStore.update(tx, s.id, {
+            project_id: caller.projectId,
+            user_id: caller.userId,
+            updated_at: now,
+          });
         }
         await transfersStore.delete(tx, t.id);
         return t;

@@ -81,6 +81,48 @@ describe('volume transfers', () => {
     }
   });
 
+  it('counts the snapshots that move in the accepting project, after the volume (asked of Cinder 21)', async () => {
+    const id = await d.createVolume();
+    const snap = await d.call('POST', '/snapshots', { body: { snapshot: { volume_id: id } } });
+    expect(snap.status, snap.text).toBe(202);
+    await tc.settle();
+    const size = (await d.show(id)).size as number;
+    const quotas = `/os-quota-sets/${adminSession.projectId}`;
+    const now = (await a.call('GET', `${quotas}?usage=True`)).body.quota_set;
+    const before = { snapshots: now.snapshots.limit, gigabytes: now.gigabytes.limit };
+    const accept = (t: { id: string; auth_key: string }) =>
+      a.call('POST', `/volume-transfers/${t.id}/accept`, {
+        version: '3.57',
+        body: { accept: { auth_key: t.auth_key } },
+      });
+    try {
+      // No room for one more snapshot.
+      await a.call('PUT', quotas, { body: { quota_set: { snapshots: now.snapshots.in_use } } });
+      const t = await offer(id);
+      const full = await accept(t);
+      expect(full.status).toBe(413);
+      expect(full.body.overLimit.message).toBe(
+        `SnapshotLimitExceeded: Maximum number of snapshots allowed (${now.snapshots.in_use}) exceeded`,
+      );
+      // Room for the volume's gigabytes, not for its snapshot's: "consumed" counts the volume.
+      await a.call('PUT', quotas, {
+        body: { quota_set: { snapshots: -1, gigabytes: now.gigabytes.in_use + size } },
+      });
+      const noRoom = await accept(t);
+      expect(noRoom.status).toBe(413);
+      expect(noRoom.body.overLimit.message).toBe(
+        `Requested volume or snapshot exceeds allowed gigabytes quota. Requested ${size}G, quota is ${now.gigabytes.in_use + size}G and ${now.gigabytes.in_use + size}G has been consumed.`,
+      );
+      expect((await d.show(id)).status).toBe('awaiting-transfer');
+      await d.call('DELETE', `/volume-transfers/${t.id}`, { version: '3.57' });
+      // Without its snapshots the volume fits.
+      const light = await offer(id, { no_snapshots: true });
+      expect((await accept(light)).status).toBe(202);
+    } finally {
+      await a.call('PUT', quotas, { body: { quota_set: before } });
+    }
+  });
+
   it('refuses to delete a volume awaiting transfer; a forced delete takes the transfer with it', async () => {
     const id = await d.createVolume();
     const t = await offer(id);
