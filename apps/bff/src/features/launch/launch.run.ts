@@ -619,6 +619,8 @@ function applyServer(run: LaunchRun, index: number, info: NovaServer): boolean {
   const s = run.tracker.server(index);
   const changed = s.status !== info.status || s.serverId !== info.id || s.host !== info.host;
   run.tracker.update(index, { serverId: info.id, status: info.status, host: info.host });
+  // Pages showing the server (lists, topology) refresh on this, not on every save of the launch.
+  if (changed) run.tracker.announce('servers', [info.id]);
   return changed;
 }
 

@@ -11,8 +11,9 @@ const STALE: Record<Kind, readonly (readonly unknown[])[]> = {
   volumes: [queryKeys.volumes.all, queryKeys.topologyAll, queryKeys.preflightAll],
   servers: [queryKeys.servers.all, queryKeys.topologyAll, queryKeys.preflightAll],
   attachments: [queryKeys.volumes.all, queryKeys.servers.all, queryKeys.topologyAll, queryKeys.preflightAll],
-  // A launch creates servers and attachments as it goes.
-  launch: [['launch'], queryKeys.servers.all, queryKeys.volumes.all, queryKeys.topologyAll],
+  // The launch's own record only: the servers, attachments and volumes it changes come as their
+  // own events, so a progress page does not reread the project's volumes on every save.
+  launch: [['launch']],
 };
 const ALL_KINDS = Object.keys(STALE) as Kind[];
 

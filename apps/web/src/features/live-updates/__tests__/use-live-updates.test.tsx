@@ -85,6 +85,11 @@ describe('useLiveUpdates', () => {
     // Anything that is not a ChangeEvent is ignored.
     act(() => FakeEventSource.instances[0]?.emit('change', { kind: 'nonsense' }));
     expect(fetches).toEqual({ volumes: 3, servers: 2 });
+    // A launch's save refreshes the launch only; its servers and attachments come as their own events.
+    act(() => FakeEventSource.instances[0]?.emit('change', { kind: 'launch', ids: ['l1'], at: 'now' }));
+    act(() => FakeEventSource.instances[0]?.emit('change', { kind: 'servers', ids: ['s1'], at: 'now' }));
+    await screen.findByText('volumes 3 servers 3');
+    expect(fetches).toEqual({ volumes: 3, servers: 3 });
   });
 
   it('reconnects after an error and refreshes everything it may have missed', async () => {
