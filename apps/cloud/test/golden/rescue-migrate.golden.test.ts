@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { http, type Session, type TestCloud } from '../helpers/cloud.js';
 import { cloudTest } from '../helpers/cloud-test.js';
+import { captureReplayer } from './replay.js';
 import { bootServersViaApi } from '../helpers/compute-fixtures.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
-import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } from './capture.js';
 
 /**
  * Issue 14, cloud-rescue, against the recorded Nova: /extensions (880-883); rescue and unrescue
@@ -17,7 +17,6 @@ import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } 
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
-const ids: Record<string, string> = {};
 
 const it = cloudTest();
 it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
@@ -26,43 +25,7 @@ it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
   admin = adminSession;
 });
 
-const replace = (text: string) => {
-  let out = text;
-  for (const [from, to] of Object.entries(ids)) out = out.split(from).join(to);
-  return out;
-};
-
-type Replayed = { capture: Capture; res: Awaited<ReturnType<typeof http>> };
-
-async function replay(n: number, as: 'demo' | 'admin'): Promise<Replayed> {
-  const capture = loadCapture(n);
-  const version = capture.request.headers['OpenStack-API-Version'];
-  const body = capture.request.body;
-  const res = await http(tc, capture.request.method, mapCapturePath(replace(capture.request.url)), {
-    token: (as === 'demo' ? demo : admin).token,
-    ...(version ? { version } : {}),
-    ...(body === null || body === '' ? {} : { rawBody: replace(JSON.stringify(body)) }),
-  });
-  return { capture, res };
-}
-
-function expectLike(got: Replayed, exact: string[] = []) {
-  const { capture, res } = got;
-  const diffs = compareCapture(capture, res.status, res.text === '' ? '' : (res.body as Json), {
-    formats: true,
-    exact,
-    replaceIds: ids,
-  });
-  expect(diffs, capture.file).toEqual([]);
-}
-
-/** Same status and fault, with the recorded ids swapped for ours (or `message` when given). */
-function expectSameFault(got: Replayed, message?: string) {
-  expectLike(got);
-  const recorded = got.capture.response.body as Record<string, { message: string }>;
-  const [name, value] = Object.entries(recorded)[0]!;
-  expect(got.res.body[name].message).toBe(message ?? replace(value.message));
-}
+const { ids, replay, expectLike, expectSameFault } = captureReplayer(() => ({ tc, demo, admin }));
 
 async function serverState(id: string) {
   const res = await http(tc, 'GET', `/compute/v2.1/servers/${id}`, { token: admin.token });
@@ -80,9 +43,9 @@ async function action(session: Session, id: string, body: unknown, version?: str
 
 describe('extensions (880-883)', () => {
   it('lists and shows Nova fixed extensions, for any role; an unknown alias is 404', async () => {
-    expectLike(await replay(880, 'admin'), ['$']);
-    expectLike(await replay(883, 'demo'), ['$']);
-    expectLike(await replay(881, 'admin'), ['$']);
+    expectLike(await replay(880, 'admin'), { exact: ['$'] });
+    expectLike(await replay(883, 'demo'), { exact: ['$'] });
+    expectLike(await replay(881, 'admin'), { exact: ['$'] });
     expectSameFault(await replay(882, 'demo'));
   });
 });
@@ -235,12 +198,12 @@ describe('cold migrate (899-909) and os-migrations (903-905)', () => {
     expect(await serverState(ids[RECORDED_SERVER]!)).toEqual({ status: 'ACTIVE', vm: 'active', task: null });
 
     const listed = await replay(903, 'admin');
-    expectLike(listed, ['$.migrations[*].status', '$.migrations[*].migration_type']);
+    expectLike(listed, { exact: ['$.migrations[*].status', '$.migrations[*].migration_type'] });
     const m = listed.res.body.migrations[0];
     expect(m.instance_uuid).toBe(ids[RECORDED_SERVER]);
     expect(m.dest_compute).toBeNull();
     expect(m.source_compute).toBe(ids['oracle-compute']);
-    expectLike(await replay(904, 'admin'), ['$.migrations[*].status']);
+    expectLike(await replay(904, 'admin'), { exact: ['$.migrations[*].status'] });
 
     const actions = await replay(906, 'admin');
     expectLike(actions);
@@ -320,7 +283,7 @@ describe('flavor access (830-842)', () => {
       .where('id', '=', ids[RECORDED_FLAVOR]!)
       .executeTakeFirstOrThrow();
     internalId = row.internal_id;
-    expectLike(await replay(831, 'admin'), ['$']);
+    expectLike(await replay(831, 'admin'), { exact: ['$'] });
   });
 
   it('840, 841: a public flavor has no access list; demo cannot see the private one yet', async () => {
@@ -329,12 +292,12 @@ describe('flavor access (830-842)', () => {
   });
 
   it('832-836: shared with demo, who then sees it; duplicates and members are refused', async () => {
-    expectLike(await replay(832, 'admin'), ['$']);
+    expectLike(await replay(832, 'admin'), { exact: ['$'] });
     expectSameFault(
       await replay(833, 'admin'),
       `Flavor access already exists for flavor ${internalId} and project ${demo.projectId} combination.`,
     );
-    expectLike(await replay(834, 'demo'), ['$.flavor.id', '$.flavor.name']);
+    expectLike(await replay(834, 'demo'), { exact: ['$.flavor.id', '$.flavor.name'] });
     const listed = await http(tc, 'GET', '/compute/v2.1/flavors', { token: demo.token });
     expect((listed.body.flavors as { id: string }[]).map((f) => f.id)).toContain(ids[RECORDED_FLAVOR]);
     expectSameFault(await replay(835, 'demo'));
@@ -342,7 +305,7 @@ describe('flavor access (830-842)', () => {
   });
 
   it('837-839: removed, demo no longer sees it; a second remove is 404', async () => {
-    expectLike(await replay(837, 'admin'), ['$']);
+    expectLike(await replay(837, 'admin'), { exact: ['$'] });
     expectSameFault(await replay(838, 'demo'));
     expectSameFault(
       await replay(839, 'admin'),

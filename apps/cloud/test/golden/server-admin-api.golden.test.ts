@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
 import { http, type Session, type TestCloud } from '../helpers/cloud.js';
 import { cloudTest } from '../helpers/cloud-test.js';
+import { captureReplayer } from './replay.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
-import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } from './capture.js';
 
 /**
  * Admin APIs about a server (issue 14, cloudc2) against the recorded Nova, on one server as recorded.
@@ -16,7 +16,6 @@ import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } 
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
-const ids: Record<string, string> = {};
 const RECORDED_SERVER = 'b0125d8a-38b2-43ec-a063-6ea82e210f24';
 
 const it = cloudTest();
@@ -26,35 +25,7 @@ it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
   admin = adminSession;
 });
 
-const replace = (text: string) => {
-  let out = text;
-  for (const [from, to] of Object.entries(ids)) out = out.split(from).join(to);
-  return out;
-};
-
-async function replay(n: number, as: 'demo' | 'admin') {
-  const capture = loadCapture(n);
-  const version = capture.request.headers['OpenStack-API-Version'];
-  const body = capture.request.body;
-  const res = await http(tc, capture.request.method, mapCapturePath(replace(capture.request.url)), {
-    token: (as === 'demo' ? demo : admin).token,
-    ...(version ? { version } : {}),
-    ...(body === null || body === '' ? {} : { rawBody: replace(JSON.stringify(body)) }),
-  });
-  return { capture, res };
-}
-
-function expectLike(got: { capture: Capture; res: Awaited<ReturnType<typeof http>> }) {
-  const diffs = compareCapture(got.capture, got.res.status, got.res.body as Json, { formats: true });
-  expect(diffs, got.capture.file).toEqual([]);
-}
-
-function expectSameFault(got: { capture: Capture; res: Awaited<ReturnType<typeof http>> }) {
-  expectLike(got);
-  const recorded = got.capture.response.body as Record<string, { message: string }>;
-  const [name, value] = Object.entries(recorded)[0]!;
-  expect(got.res.body[name].message).toBe(replace(value.message));
-}
+const { ids, replace, replay, expectLike, expectSameFault } = captureReplayer(() => ({ tc, demo, admin }));
 
 describe('server diagnostics (720-725)', () => {
   it('boots a demo server to look at', async () => {

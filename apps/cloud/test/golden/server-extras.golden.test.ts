@@ -1,15 +1,9 @@
 import { describe, expect } from 'vitest';
 import { http, type Session, type TestCloud } from '../helpers/cloud.js';
 import { cloudTest } from '../helpers/cloud-test.js';
+import { captureReplayer } from './replay.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
-import {
-  type Capture,
-  type CompareCaptureOptions,
-  compareCapture,
-  type Json,
-  loadCapture,
-  mapCapturePath,
-} from './capture.js';
+import type { CompareCaptureOptions } from './capture.js';
 
 /**
  * Server groups, simple tenant usage, server tags, console output and the server password
@@ -28,7 +22,6 @@ const RECORDED = {
   demoProject: '0c8300d1fb2a4865989938de37505cc2',
 };
 /** Recorded id → this cloud's id, filled as the scenario makes them. */
-const ids: Record<string, string> = {};
 
 const it = cloudTest();
 it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
@@ -38,41 +31,7 @@ it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
   ids[RECORDED.demoProject] = demo.projectId;
 });
 
-const replace = (text: string) => {
-  let out = text;
-  for (const [from, to] of Object.entries(ids)) out = out.split(from).join(to);
-  return out;
-};
-
-type Replayed = { capture: Capture; res: Awaited<ReturnType<typeof http>> };
-
-async function replay(n: number, as: 'demo' | 'admin'): Promise<Replayed> {
-  const capture = loadCapture(n);
-  const version = capture.request.headers['OpenStack-API-Version'];
-  const body = capture.request.body;
-  const res = await http(tc, capture.request.method, mapCapturePath(replace(capture.request.url)), {
-    token: (as === 'demo' ? demo : admin).token,
-    ...(version ? { version } : {}),
-    ...(body === null || body === '' ? {} : { rawBody: replace(JSON.stringify(body)) }),
-  });
-  return { capture, res };
-}
-
-function expectLike(got: Replayed, opts: CompareCaptureOptions = {}) {
-  const { capture, res } = got;
-  const diffs = compareCapture(capture, res.status, res.text === '' ? '' : (res.body as Json), {
-    formats: true,
-    ...opts,
-  });
-  expect(diffs, capture.file).toEqual([]);
-}
-
-function expectSameFault(got: Replayed) {
-  expectLike(got);
-  const recorded = got.capture.response.body as Record<string, { message: string }>;
-  const [name, value] = Object.entries(recorded)[0]!;
-  expect(got.res.body[name].message, got.capture.file).toBe(replace(value.message));
-}
+const { ids, replay, expectLike, expectSameFault } = captureReplayer(() => ({ tc, demo, admin }));
 
 describe('the recorded server (set-up)', () => {
   it('boots a demo server from a volume, without a network', async () => {

@@ -1,8 +1,9 @@
 import { describe, expect } from 'vitest';
 import { http, type Session, type TestCloud } from '../helpers/cloud.js';
 import { cloudTest } from '../helpers/cloud-test.js';
+import { captureReplayer } from './replay.js';
 import { createVolume } from '../helpers/volume-fixtures.js';
-import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } from './capture.js';
+import { loadCapture } from './capture.js';
 
 /**
  * Admin state resets and the deferred-delete actions (issue 14, cloudc2) against the recorded Nova.
@@ -15,7 +16,6 @@ import { type Capture, compareCapture, type Json, loadCapture, mapCapturePath } 
 let tc: TestCloud;
 let demo: Session;
 let admin: Session;
-const ids: Record<string, string> = {};
 const RECORDED_SERVER = 'ea2be82d-ac93-487d-b730-b18c9aa956f5';
 
 const it = cloudTest();
@@ -25,39 +25,7 @@ it.beforeAll(async ({ tc: cloud, demo: demoSession, admin: adminSession }) => {
   admin = adminSession;
 });
 
-const replace = (text: string) => {
-  let out = text;
-  for (const [from, to] of Object.entries(ids)) out = out.split(from).join(to);
-  return out;
-};
-
-/** The recorded user is in the capture's INDEX line; 700 and 708 were demo's, the rest admin's. */
-async function replay(n: number, as: 'demo' | 'admin') {
-  const capture = loadCapture(n);
-  const version = capture.request.headers['OpenStack-API-Version'];
-  const body = capture.request.body;
-  const res = await http(tc, capture.request.method, mapCapturePath(replace(capture.request.url)), {
-    token: (as === 'demo' ? demo : admin).token,
-    ...(version ? { version } : {}),
-    ...(body === null || body === '' ? {} : { rawBody: replace(JSON.stringify(body)) }),
-  });
-  return { capture, res };
-}
-
-function expectLike(got: { capture: Capture; res: Awaited<ReturnType<typeof http>> }) {
-  const { capture, res } = got;
-  const diffs = compareCapture(capture, res.status, res.text === '' ? '' : (res.body as Json), {
-    formats: true,
-  });
-  expect(diffs, capture.file).toEqual([]);
-}
-
-function expectSameFault(got: { capture: Capture; res: Awaited<ReturnType<typeof http>> }) {
-  expectLike(got);
-  const recorded = got.capture.response.body as Record<string, { message: string }>;
-  const [name, value] = Object.entries(recorded)[0]!;
-  expect(got.res.body[name].message).toBe(replace(value.message));
-}
+const { ids, replay, expectLike, expectSameFault } = captureReplayer(() => ({ tc, demo, admin }));
 
 async function showStatus(): Promise<{ status: string; vm: string; task: string | null }> {
   const res = await http(tc, 'GET', `/compute/v2.1/servers/${ids[RECORDED_SERVER]}`, { token: admin.token });
