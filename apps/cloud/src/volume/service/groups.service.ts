@@ -111,6 +111,33 @@ function matches<T>(row: T, filters: Record<string, string>, columns: Record<str
   });
 }
 
+/**
+ * A list of groups or group snapshots: the caller's filters checked, matched on the columns they
+ * name, then sorted and paged from the marker as Cinder pages volumes.
+ */
+async function listed<T>(
+  caller: Caller,
+  version: Microversion,
+  params: ListParams,
+  of: {
+    memberFilters: readonly string[];
+    columns: Record<string, keyof T>;
+    rows: () => Promise<T[]>;
+    marker: (id: string) => Promise<T>;
+  },
+): Promise<T[]> {
+  const filters = checkedFilters(caller, version, params, of.memberFilters);
+  const sort = processSortParams(params.sortKeys, params.sortDirs);
+  for (const k of sort.keys) if (!(k in of.columns)) throw invalidSortKey();
+  const rows = (await of.rows()).filter((r) => matches(r, filters, of.columns));
+  const marker = params.marker !== null ? await of.marker(params.marker) : null;
+  const sortValue = (r: T, k: string) => {
+    const v = r[of.columns[k] as keyof T];
+    return typeof v === 'string' || typeof v === 'number' ? v : null;
+  };
+  return paginate(rows, sort, sortValue, marker, params.offset, params.limit);
+}
+
 /** Comma-separated volume ids, as add_volumes / remove_volumes carry them. */
 const idList = (s: string | null | undefined) =>
   (s ?? '')
@@ -282,18 +309,12 @@ export function createGroupsService(deps: {
       params: ListParams,
       allTenants: boolean,
     ): Promise<GroupRecord[]> {
-      const filters = checkedFilters(caller, version, params, MEMBER_GROUP_FILTERS);
-      const sort = processSortParams(params.sortKeys, params.sortDirs);
-      for (const k of sort.keys) if (!(k in GROUP_SORTABLE)) throw invalidSortKey();
-      const rows = (
-        await groupsStore.groups(db, caller.isAdmin && allTenants ? null : caller.projectId)
-      ).filter((g) => matches(g, filters, GROUP_SORTABLE));
-      const marker = params.marker !== null ? await getGroup(caller, params.marker) : null;
-      const sortValue = (g: GroupRecord, k: string) => {
-        const v = g[GROUP_SORTABLE[k] as keyof GroupRecord];
-        return typeof v === 'string' || typeof v === 'number' ? v : null;
-      };
-      return paginate(rows, sort, sortValue, marker, params.offset, params.limit);
+      return listed(caller, version, params, {
+        memberFilters: MEMBER_GROUP_FILTERS,
+        columns: GROUP_SORTABLE,
+        rows: () => groupsStore.groups(db, caller.isAdmin && allTenants ? null : caller.projectId),
+        marker: (id) => getGroup(caller, id),
+      });
     },
 
     /** POST /groups: the group type, then the volume types, by name or id (capture 953). */
@@ -542,18 +563,12 @@ export function createGroupsService(deps: {
       params: ListParams,
       allTenants: boolean,
     ): Promise<GroupSnapshotRow[]> {
-      const filters = checkedFilters(caller, version, params, MEMBER_GROUP_SNAPSHOT_FILTERS);
-      const sort = processSortParams(params.sortKeys, params.sortDirs);
-      for (const k of sort.keys) if (!(k in SNAPSHOT_SORTABLE)) throw invalidSortKey();
-      const rows = (
-        await groupsStore.groupSnapshots(db, caller.isAdmin && allTenants ? null : caller.projectId)
-      ).filter((g) => matches(g, filters, SNAPSHOT_SORTABLE));
-      const marker = params.marker !== null ? await getGroupSnapshot(caller, params.marker) : null;
-      const sortValue = (g: GroupSnapshotRow, k: string) => {
-        const v = g[SNAPSHOT_SORTABLE[k] as keyof GroupSnapshotRow];
-        return typeof v === 'string' || typeof v === 'number' ? v : null;
-      };
-      return paginate(rows, sort, sortValue, marker, params.offset, params.limit);
+      return listed(caller, version, params, {
+        memberFilters: MEMBER_GROUP_SNAPSHOT_FILTERS,
+        columns: SNAPSHOT_SORTABLE,
+        rows: () => groupsStore.groupSnapshots(db, caller.isAdmin && allTenants ? null : caller.projectId),
+        marker: (id) => getGroupSnapshot(caller, id),
+      });
     },
 
     /** POST /group_snapshots: a snapshot of every volume of the group, named as the group snapshot. */
